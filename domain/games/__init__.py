@@ -1,0 +1,12 @@
+"""The catalog: every game module by its id."""
+from domain.errors import InvalidSetup
+from domain.games import mantis
+
+GAMES = {module.INFO.id: module for module in (mantis,)}
+
+
+def get_game(game_id: str):
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise InvalidSetup("unknown_game", f"no game {game_id!r}; games: {', '.join(GAMES)}") from None

@@ -1,0 +1,206 @@
+"""Mantis (seeds 000 classic and 001 compact; RULINGS.md "mantis"). Rules page: docs/games/mantis.md.
+
+A card is {"back": [three colours], "front": colour}; the back of the draw pile's top card is public.
+A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
+"""
+from collections import Counter
+from itertools import combinations
+
+from domain.protocol import Field, GameInfo, Option, check_player_count, next_seat, parse_move, require, validate_options
+
+# --- components -------------------------------------------------------------------------------------
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
+EDITIONS = {"classic": {"colours": 7, "players": (2, 6)}, "compact": {"colours": 6, "players": (2, 4)}}
+TANK_SIZE = 4
+TARGET = {2: 15}  # score-pile size that wins, by player count; 10 otherwise
+DEFAULT_TARGET = 10
+
+INFO = GameInfo(
+    id="mantis",
+    name="Mantis",
+    min_players=2,
+    max_players=6,
+    summary="Flip the top card into your tank to score matching colours, or into another tank to steal them.",
+    options=(Option("edition", "string", "classic",
+                    "classic: 7 colours, 105 cards, 2-6 players; compact: 6 colours, 60 cards, 2-4 players",
+                    ("classic", "compact")),),
+    actions={
+        "score": ("flip the draw pile's top card into your own tank", {}),
+        "steal": ("flip the draw pile's top card into another seat's tank",
+                  {"target": Field("integer", "the seat whose tank the card is flipped into")}),
+    },
+)
+
+
+def build_deck(edition: str) -> list[dict]:
+    colours = COLOURS[:EDITIONS[edition]["colours"]]
+    return [{"back": list(back), "front": front} for back in combinations(colours, 3) for front in back]
+
+
+def target_score(player_count: int) -> int:
+    return TARGET.get(player_count, DEFAULT_TARGET)
+
+
+# --- options ----------------------------------------------------------------------------------------
+def options(raw: dict, player_count: int) -> dict:
+    result = validate_options(INFO, raw, player_count)
+    low, high = EDITIONS[result["edition"]]["players"]
+    check_player_count(f"Mantis {result['edition']}", player_count, low, high)
+    return result
+
+
+# --- deal -------------------------------------------------------------------------------------------
+def deal(options: dict, player_count: int, rng) -> list[dict]:
+    deck = rng.shuffled(build_deck(options["edition"]))
+    dealt = TANK_SIZE * player_count
+    tanks = [[deck[i] for i in range(seat, dealt, player_count)] for seat in range(player_count)]
+    return [{"type": "dealt", "data": {"edition": options["edition"], "tanks": tanks, "draw_pile": deck[dealt:]}}]
+
+
+# --- evolve -----------------------------------------------------------------------------------------
+def evolve(state: dict | None, event: dict) -> dict:
+    data = event["data"]
+    if event["type"] == "dealt":
+        players = len(data["tanks"])
+        return {"edition": data["edition"], "draw_pile": data["draw_pile"], "tanks": data["tanks"], "score_piles": [[] for _ in range(players)],
+                "turn": 0, "target": target_score(players), "finished": False}
+    owner = data["seat"] if event["type"] == "score_tried" else data["target"]
+    card, rest = state["draw_pile"][0], state["draw_pile"][1:]
+    tanks = [list(tank) for tank in state["tanks"]]
+    score_piles = list(state["score_piles"])
+    matched = [c for c in tanks[owner] if c["front"] == card["front"]]
+    if not matched:
+        tanks[owner].append(card)
+    else:
+        tanks[owner] = [c for c in tanks[owner] if c["front"] != card["front"]]
+        if event["type"] == "score_tried":
+            score_piles[owner] = score_piles[owner] + matched + [card]
+        else:
+            tanks[data["seat"]].extend(matched + [card])
+    players = len(tanks)
+    extra_turn = event["type"] == "steal_tried" and matched and players == 2
+    won = any(len(pile) >= state["target"] for pile in score_piles)
+    return {**state, "draw_pile": rest, "tanks": tanks, "score_piles": score_piles,
+            "turn": state["turn"] if extra_turn else next_seat(state["turn"], players),
+            "finished": won or not rest}
+
+
+# --- decide -----------------------------------------------------------------------------------------
+def decide(state: dict, seat: int, move: dict, rng) -> list[dict]:
+    move = parse_move(INFO, move)
+    require(not state["finished"], "game_over", "the game is over")
+    require(seat == state["turn"], "not_your_turn", f"it is seat {state['turn']}'s turn")
+    card = state["draw_pile"][0]
+    if move["action"] == "score":
+        return [{"type": "score_tried", "data": {"seat": seat, "card": card,
+                                                 "moved": _moved(state["tanks"][seat], card)}}]
+    target = move["target"]
+    require(0 <= target < len(state["tanks"]) and target != seat, "invalid_target",
+            "steal from another seat of this match")
+    return [{"type": "steal_tried", "data": {"seat": seat, "target": target, "card": card,
+                                             "moved": _moved(state["tanks"][target], card)}}]
+
+
+def _moved(tank: list[dict], card: dict) -> int:
+    """How many cards a flip moves: the matching colour plus the flipped card, or none."""
+    matching = sum(1 for c in tank if c["front"] == card["front"])
+    return matching + 1 if matching else 0
+
+
+# --- legal moves and whose turn ---------------------------------------------------------------------
+def legal_moves(state: dict, seat: int) -> list[dict]:
+    if seat not in to_act(state):
+        return []
+    return [{"action": "score"}] + [{"action": "steal", "target": other}
+                                    for other in range(len(state["tanks"])) if other != seat]
+
+
+def to_act(state: dict) -> list[int]:
+    return [] if state["finished"] else [state["turn"]]
+
+
+# --- what each seat may see -------------------------------------------------------------------------
+def view(state: dict, seat: int | None) -> dict:
+    pile = state["draw_pile"]
+    return {
+        "edition": state["edition"],
+        "draw_pile": {"count": len(pile), "top_back": pile[0]["back"] if pile else None},
+        "tanks": state["tanks"],
+        "score_piles": [len(p) for p in state["score_piles"]],
+        "own_score_pile": state["score_piles"][seat] if seat is not None else None,
+        "turn": state["turn"],
+        "target": state["target"],
+    }
+
+
+def redact(event: dict, seat: int | None) -> dict:
+    if event["type"] != "dealt":
+        return event  # a flip shows its card to everyone at the table
+    pile = event["data"]["draw_pile"]
+    hidden_pile = [{"back": pile[0]["back"]}] + [None] * (len(pile) - 1) if pile else []
+    return {**event, "data": {**event["data"], "draw_pile": hidden_pile}}
+
+
+# --- the result -------------------------------------------------------------------------------------
+def outcome(state: dict) -> dict | None:
+    if not state["finished"]:
+        return None
+    scores = {seat: len(pile) for seat, pile in enumerate(state["score_piles"])}
+    rank = {seat: (len(pile), len(state["tanks"][seat])) for seat, pile in enumerate(state["score_piles"])}
+    best = max(rank.values())
+    return {"winners": [s for s, r in rank.items() if r == best], "scores": {str(s): v for s, v in scores.items()}}
+
+
+# --- bots -------------------------------------------------------------------------------------------
+def determinize(view: dict, seat: int, rng) -> dict:
+    """A full state consistent with the view: unseen cards dealt at random to the draw pile and the
+    other seats' score piles, with a top card whose back is the one on show."""
+    unseen = _unseen_cards(view)
+    pile_size = view["draw_pile"]["count"]
+    rng.shuffle(unseen)
+    if pile_size:
+        top = next(i for i, c in enumerate(unseen) if c["back"] == view["draw_pile"]["top_back"])
+        unseen.insert(0, unseen.pop(top))
+    pile, rest = unseen[:pile_size], unseen[pile_size:]
+    score_piles = []
+    for other, count in enumerate(view["score_piles"]):
+        if other == seat:
+            score_piles.append(view["own_score_pile"])
+        else:
+            score_piles.append(rest[:count])
+            rest = rest[count:]
+    return {"edition": view["edition"], "draw_pile": pile, "tanks": view["tanks"], "score_piles": score_piles,
+            "turn": view["turn"], "target": view["target"], "finished": False}
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+    """One move ahead: the expected gain of each flip, given which fronts the top card can still have."""
+    fronts = _possible_top_fronts(view)
+    two_players = len(view["tanks"]) == 2
+
+    def value(move: dict) -> float:
+        owner = seat if move["action"] == "score" else move["target"]
+        gains = [_moved(view["tanks"][owner], {"front": f}) for f in fronts]
+        hit, expected = sum(1 for g in gains if g) / len(gains), sum(gains) / len(gains)
+        if move["action"] == "score":
+            return expected + 0.3 * (1 - hit)  # a miss still grows my tank
+        return 0.6 * expected + (0.5 * hit if two_players else 0) - 0.3 * (1 - hit)  # a miss feeds the target
+
+    return max(moves, key=lambda m: (value(m), rng.random()))
+
+
+def _unseen_cards(view: dict) -> list[dict]:
+    seen = [c for tank in view["tanks"] for c in tank] + (view["own_score_pile"] or [])
+    remaining = Counter(_key(c) for c in build_deck(view["edition"]))
+    remaining.subtract(_key(c) for c in seen)
+    return [{"back": list(back), "front": front} for (back, front), n in remaining.items() for _ in range(n)]
+
+
+def _possible_top_fronts(view: dict) -> list[str]:
+    back = view["draw_pile"]["top_back"]
+    fronts = [c["front"] for c in _unseen_cards(view) if c["back"] == back]
+    return fronts or list(back)
+
+
+def _key(card: dict) -> tuple:
+    return tuple(card["back"]), card["front"]

@@ -1,0 +1,127 @@
+"""A match: the lifecycle around one game (seats, joins, the deal, the end and the seed reveal).
+
+It is a decider too. Its own events are public; the game's events are redacted by the game:
+    match_created  {game, options, seats: [{name, bot, open}], commitment, seed_source}
+    seat_joined    {seat, name}
+    <game events>  the deal when the last seat is filled, then one or more per move
+    match_finished {result, seed, salt}      appended with the move that ends the game
+Its state: {game, options, seats, status, version, commitment, seed_source, game_state, result, seed, salt}.
+
+Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes from Rng.derive(seed, label)
+(see domain/rng.py), and the seed and salt are revealed in match_finished.
+"""
+import hashlib
+
+from domain.errors import InvalidSetup
+from domain.games import get_game
+from domain.protocol import require
+from domain.rng import Rng
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+BOT_KINDS = ("random",)
+
+
+def commitment(seed: str, salt: str) -> str:
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+# --- decide -----------------------------------------------------------------------------------------
+def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str, seed_source: str) -> list[dict]:
+    game = get_game(game_id)
+    checked = game.options(options, len(seats))
+    return [{"type": "match_created", "data": {
+        "game": game_id, "options": checked, "seats": [_seat(spec, i) for i, spec in enumerate(seats)],
+        "commitment": seed_commitment, "seed_source": seed_source}}]
+
+
+def _seat(spec: dict, index: int) -> dict:
+    if spec.get("open"):
+        return {"name": None, "bot": None, "open": True}
+    if spec.get("bot") is not None:
+        if spec["bot"] not in BOT_KINDS:
+            raise InvalidSetup("unknown_bot", f"seat {index}: no bot {spec['bot']!r}; bots: {', '.join(BOT_KINDS)}")
+        return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False}
+    if not spec.get("name"):
+        raise InvalidSetup("invalid_seat", f"seat {index}: give a name, a bot or open: true")
+    return {"name": spec["name"], "bot": None, "open": False}
+
+
+def open_events(state: dict, seed: str) -> list[dict]:
+    """The deal, if no seat is open: the events that start a created or just-joined match."""
+    if any(seat["open"] for seat in state["seats"]):
+        return []
+    game = get_game(state["game"])
+    return game.deal(state["options"], len(state["seats"]), Rng.derive(seed, "deal"))
+
+
+def join(state: dict, name: str, seed: str) -> tuple[int, list[dict]]:
+    if state["status"] != WAITING:
+        raise InvalidSetup("match_not_waiting", "this match has no open seat")
+    seat = next(i for i, s in enumerate(state["seats"]) if s["open"])
+    joined = [{"type": "seat_joined", "data": {"seat": seat, "name": name}}]
+    return seat, joined + open_events(evolve_all(state, joined), seed)
+
+
+def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dict]:
+    require(state["status"] != FINISHED, "match_finished", "the match is over")
+    require(state["status"] == ACTIVE, "match_not_started", "the match waits for its open seats")
+    game = get_game(state["game"])
+    events = game.decide(state["game_state"], seat, move, Rng.derive(seed, f"move:{state['version']}"))
+    game_state = state["game_state"]
+    for event in events:
+        game_state = game.evolve(game_state, event)
+    result = game.outcome(game_state)
+    if result is not None:
+        events = events + [{"type": "match_finished", "data": {"result": result, "seed": seed, "salt": salt}}]
+    return events
+
+
+# --- evolve -----------------------------------------------------------------------------------------
+def evolve(state: dict | None, event: dict) -> dict:
+    data, kind = event["data"], event["type"]
+    if kind == "match_created":
+        return {**data, "status": WAITING, "version": 1, "game_state": None, "result": None,
+                "seed": None, "salt": None}
+    state = {**state, "version": state["version"] + 1}
+    if kind == "seat_joined":
+        seats = list(state["seats"])
+        seats[data["seat"]] = {"name": data["name"], "bot": None, "open": False}
+        return {**state, "seats": seats}
+    if kind == "match_finished":
+        return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
+    game = get_game(state["game"])
+    return {**state, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
+
+
+def evolve_all(state: dict | None, events: list[dict]) -> dict:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- reading ----------------------------------------------------------------------------------------
+def to_act(state: dict) -> list[int]:
+    if state["status"] != ACTIVE:
+        return []
+    return get_game(state["game"]).to_act(state["game_state"])
+
+
+def legal_moves(state: dict, seat: int) -> list[dict]:
+    if state["status"] != ACTIVE:
+        return []
+    return get_game(state["game"]).legal_moves(state["game_state"], seat)
+
+
+def view(state: dict, seat: int | None) -> dict | None:
+    """The game's view for a seat; None before the deal. After the end everything is public."""
+    if state["game_state"] is None:
+        return None
+    game = get_game(state["game"])
+    return game.view(state["game_state"], seat)
+
+
+def redact(state: dict, event: dict, seat: int | None) -> dict:
+    """An event as a seat may see it, given the state of the match now (everything is public at the end)."""
+    if state["status"] == FINISHED or event["type"] in ("match_created", "seat_joined", "match_finished"):
+        return event
+    return get_game(state["game"]).redact(event, seat)

@@ -1,0 +1,148 @@
+"""The game protocol: what every game module provides, in this order (see docs/architecture.md).
+
+    INFO                              -> GameInfo: id, name, player range, options, move vocabulary
+    options(raw, player_count)        -> validated options with defaults filled in (raises InvalidSetup)
+    deal(options, player_count, rng)  -> the opening events (every shuffled card is IN the event)
+    evolve(state, event)              -> the new state (pure: no validation, no randomness, no mutation)
+    decide(state, seat, move, rng)    -> the events of a move (raises IllegalMove(reason, message))
+    legal_moves(state, seat)          -> every move that seat may make now
+    to_act(state)                     -> the seats whose decision is awaited
+    view(state, seat | None)          -> what that seat (or a spectator, None) may see
+    redact(event, seat | None)        -> the event as that seat (or a spectator) may see it
+    outcome(state)                    -> None while the game goes on, else {"winners": [...], "scores": {...}}
+    determinize(view, seat, rng)      -> a full state consistent with a seat's view (for searching bots)
+    greedy(view, seat, moves, rng)    -> a one-move-ahead heuristic choice (the `greedy` bot)
+
+States, events and moves are JSON values (dicts, lists, str, int, bool, None), so a state can be stored
+as a snapshot and an event appended to the log as it is. An event is {"type": str, "data": dict}.
+In redacted events and views a card that the seat may not see is `None`.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from domain.errors import IllegalMove, InvalidSetup
+
+Event = dict[str, Any]
+Move = dict[str, Any]
+State = dict[str, Any]
+
+_JSON_TYPES = {"integer": int, "string": str, "boolean": bool}
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str  # "string" | "integer" | "boolean"
+    default: Any
+    description: str
+    choices: tuple = ()
+
+
+@dataclass(frozen=True)
+class Field:
+    type: str  # "integer" | "string" | "boolean"
+    description: str
+    required: bool = True
+    choices: tuple = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+    options: tuple[Option, ...] = ()
+    actions: dict[str, tuple[str, dict[str, Field]]] = field(default_factory=dict)  # action -> (doc, fields)
+
+    def catalog_entry(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "summary": self.summary,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "options": [
+                {"name": o.name, "type": o.type, "default": o.default, "description": o.description,
+                 **({"choices": list(o.choices)} if o.choices else {})}
+                for o in self.options
+            ],
+            "actions": {
+                action: {"description": doc,
+                         "fields": {name: {"type": f.type, "description": f.description, "required": f.required,
+                                           **({"choices": list(f.choices)} if f.choices else {})}
+                                    for name, f in fields.items()}}
+                for action, (doc, fields) in self.actions.items()
+            },
+        }
+
+
+def validate_options(info: GameInfo, raw: dict, player_count: int) -> dict:
+    """Fill defaults, reject unknown or mistyped options and player counts outside the game's range."""
+    known = {o.name: o for o in info.options}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise InvalidSetup("unknown_option", f"{info.name} has no option {', '.join(unknown)}")
+    result = {}
+    for option in info.options:
+        value = raw.get(option.name, option.default)
+        if not _is_type(value, option.type):
+            raise InvalidSetup("invalid_option", f"option {option.name} must be a {option.type}")
+        if option.choices and value not in option.choices:
+            raise InvalidSetup("invalid_option",
+                               f"option {option.name} must be one of {', '.join(map(str, option.choices))}")
+        result[option.name] = value
+    check_player_count(info.name, player_count, info.min_players, info.max_players)
+    return result
+
+
+def check_player_count(name: str, player_count: int, low: int, high: int) -> None:
+    if not low <= player_count <= high:
+        raise InvalidSetup("invalid_player_count", f"{name} is for {low} to {high} players, not {player_count}")
+
+
+def parse_move(info: GameInfo, move: Any) -> Move:
+    """Check a move's shape against the game's vocabulary; the rules are checked by the game after this."""
+    if not isinstance(move, dict) or not isinstance(move.get("action"), str):
+        raise IllegalMove("malformed_move", "a move is an object with a string field 'action'")
+    if move["action"] not in info.actions:
+        raise IllegalMove("unknown_action",
+                          f"{info.name} has no action {move['action']!r}; actions: {', '.join(info.actions)}")
+    _, fields = info.actions[move["action"]]
+    extra = sorted(set(move) - set(fields) - {"action"})
+    if extra:
+        raise IllegalMove("malformed_move", f"{move['action']} takes no field {', '.join(extra)}")
+    for name, spec in fields.items():
+        if name not in move:
+            if spec.required:
+                raise IllegalMove("malformed_move", f"{move['action']} needs the field {name!r}")
+            continue
+        if not _is_type(move[name], spec.type):
+            raise IllegalMove("malformed_move", f"field {name!r} must be a {spec.type}")
+        if spec.choices and move[name] not in spec.choices:
+            raise IllegalMove("malformed_move", f"field {name!r} must be one of {', '.join(map(str, spec.choices))}")
+    return move
+
+
+def _is_type(value: Any, type_name: str) -> bool:
+    expected = _JSON_TYPES[type_name]
+    return isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+
+
+def require(condition: bool, reason: str, message: str) -> None:
+    if not condition:
+        raise IllegalMove(reason, message)
+
+
+def next_seat(seat: int, player_count: int, step: int = 1) -> int:
+    return (seat + step) % player_count
+
+
+def shared_win(scores: dict[int, Any]) -> dict:
+    """The result where the best score (any comparable key) wins and ties share the win."""
+    best = max(scores.values())
+    return {"winners": sorted(s for s, v in scores.items() if v == best)}
+
+
+GameModule = Any  # a module with the names listed above; tests/unit/test_game_protocol.py checks each one
+Policy = Callable[..., Move]
