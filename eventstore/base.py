@@ -1,0 +1,88 @@
+"""The event store protocol. Both implementations pass tests/contract/test_eventstore_contract.py."""
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from eventstore.chain import GENESIS
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where a log ends: its version (number of events) and the hash of its last event."""
+    version: int = 0
+    hash: str = GENESIS
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    version: int
+    hash: str
+    state: dict
+
+
+@dataclass
+class Loaded:
+    """A match as read in one go: its metadata, the latest snapshot at or before the version asked
+    for, and the events after that snapshot."""
+    meta: dict[str, str]
+    snapshot: Snapshot | None
+    events: list[dict] = field(default_factory=list)
+
+    @property
+    def head(self) -> Head:
+        if self.events:
+            return Head(self.events[-1]["version"], self.events[-1]["hash"])
+        return Head(self.snapshot.version, self.snapshot.hash) if self.snapshot else Head()
+
+
+@dataclass(frozen=True)
+class Appended:
+    events: list[dict]  # the stored events, as appended
+    head: Head
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """The idempotency key was used before: nothing was appended; `record` is what was remembered."""
+    record: str
+
+
+class VersionConflict(Exception):
+    def __init__(self, current: int):
+        super().__init__(f"the match is at version {current}")
+        self.current = current
+
+
+class EventStore(ABC):
+    @abstractmethod
+    def append(self, match_id: str, expected: Head, events: list[dict], *, meta: dict[str, str] | None = None,
+               idempotency: tuple[str, str] | None = None) -> Appended | Duplicate:
+        """Append all events after `expected` or none. Raises VersionConflict if the log is not at
+        `expected`. With idempotency=(key, record): if key was recorded before, return Duplicate and
+        append nothing; else append and remember record under key, atomically. `meta` fields are set
+        in the same step (the store adds version and head)."""
+
+    @abstractmethod
+    def load(self, match_id: str, upto: int | None = None) -> Loaded | None:
+        """Meta, latest snapshot at or before `upto` (default: the end) and the events after it up to `upto`."""
+
+    @abstractmethod
+    def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[dict]:
+        """The stored events with after < version <= upto."""
+
+    @abstractmethod
+    def meta(self, match_id: str) -> dict[str, str] | None: ...
+
+    @abstractmethod
+    def recall(self, match_id: str, key: str) -> str | None:
+        """What was remembered under an idempotency key, if anything."""
+
+    @abstractmethod
+    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
+
+    @abstractmethod
+    def index(self, match_id: str, game: str) -> None:
+        """List the match in the catalog of matches (newest first)."""
+
+    @abstractmethod
+    def matches(self, game: str | None, before: int | None, limit: int) -> list[tuple[int, str]]:
+        """(position, id) of listed matches, newest first, with position < before."""
