@@ -14,11 +14,11 @@ import hashlib
 
 from domain.errors import InvalidSetup
 from domain.games import get_game
+from domain.bots import BOTS
 from domain.protocol import require
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
-BOT_KINDS = ("random",)
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -38,8 +38,8 @@ def _seat(spec: dict, index: int) -> dict:
     if spec.get("open"):
         return {"name": None, "bot": None, "open": True}
     if spec.get("bot") is not None:
-        if spec["bot"] not in BOT_KINDS:
-            raise InvalidSetup("unknown_bot", f"seat {index}: no bot {spec['bot']!r}; bots: {', '.join(BOT_KINDS)}")
+        if spec["bot"] not in BOTS:
+            raise InvalidSetup("unknown_bot", f"seat {index}: no bot {spec['bot']!r}; bots: {', '.join(BOTS)}")
         return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False}
     if not spec.get("name"):
         raise InvalidSetup("invalid_seat", f"seat {index}: give a name, a bot or open: true")
@@ -120,8 +120,8 @@ def view(state: dict, seat: int | None) -> dict | None:
     return game.view(state["game_state"], seat)
 
 
-def redact(state: dict, event: dict, seat: int | None) -> dict:
-    """An event as a seat may see it, given the state of the match now (everything is public at the end)."""
-    if state["status"] == FINISHED or event["type"] in ("match_created", "seat_joined", "match_finished"):
+def redact(game_id: str, finished: bool, event: dict, seat: int | None) -> dict:
+    """An event as a seat may see it while the match goes on; everything is public once it is finished."""
+    if finished or event["type"] in ("match_created", "seat_joined", "match_finished"):
         return event
-    return get_game(state["game"]).redact(event, seat)
+    return get_game(game_id).redact(event, seat)

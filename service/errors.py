@@ -1,0 +1,31 @@
+"""Failures of a use case, each with the HTTP-independent status a client should see."""
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, reason: str, message: str, **details):
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.details = details
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Unauthorized(ServiceError):
+    status = 401
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Unprocessable(ServiceError):
+    status = 422

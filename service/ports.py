@@ -1,0 +1,14 @@
+"""What the service needs from the outside that is not the event store."""
+from typing import Protocol
+
+
+class BotScheduler(Protocol):
+    def schedule(self, match_id: str, seat: int, version: int) -> None:
+        """Arrange for the bot at `seat` to play the turn awaited at `version` (at most once per turn)."""
+
+
+class NoBots:
+    """A scheduler that schedules nothing: for tools that only read."""
+
+    def schedule(self, match_id: str, seat: int, version: int) -> None:
+        return None
