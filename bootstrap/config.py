@@ -7,7 +7,9 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None      # REDIS_URL: the Redis to use; unset = start an embedded one (make run)
+    host: str                  # HOST: the address gunicorn binds (0.0.0.0 in the container)
     port: int                  # PORT: where gunicorn listens
+    embedded_redis_port: int   # EMBEDDED_REDIS_PORT: the port of the Redis `make run` starts; 0 = any free one
     data_dir: Path             # DATA_DIR: the embedded Redis keeps its AOF here
     snapshot_every: int        # SNAPSHOT_EVERY: store a snapshot each time the log passes a multiple of this
     workers: int               # WORKERS: RQ worker processes started by `make run`
@@ -20,7 +22,9 @@ class Settings:
         cores = os.cpu_count() or 1
         return cls(
             redis_url=env.get("REDIS_URL") or None,
+            host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
+            embedded_redis_port=int(env.get("EMBEDDED_REDIS_PORT", "0")),
             data_dir=Path(env.get("DATA_DIR", "var")),
             snapshot_every=int(env.get("SNAPSHOT_EVERY", "25")),
             workers=int(env.get("WORKERS", str(cores))),

@@ -29,3 +29,7 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status = 422
+
+
+class Unavailable(ServiceError):
+    status = 503

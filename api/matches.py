@@ -1,0 +1,86 @@
+"""Matches: create, join, read, move, and the log."""
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.context import idempotency_key, seat_token, service
+from api.schemas import (CreateMatch, Events, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
+                         MatchQuery, MoveRequest, StateQuery)
+
+matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                    description="Matches: seats, moves and the event log. Send a seat token as "
+                                "'Authorization: Bearer <token>' to act and to see what that seat sees.")
+SEAT_TOKEN = [{"seatToken": []}, {}]
+
+
+@matches.route("")
+class MatchList(MethodView):
+    @matches.arguments(MatchQuery, location="query")
+    @matches.response(200, MatchPage)
+    def get(self, query):
+        """Matches, newest first, filtered by game and status; pass next_cursor to get the next page."""
+        return service().list(query.get("game"), query.get("status"), query.get("cursor"), query["limit"])
+
+    @matches.arguments(CreateMatch)
+    @matches.response(201, Match)
+    def post(self, body):
+        """Create a match. The answer carries one secret token per human seat: it is shown only once."""
+        return service().create(body["game"], body["options"], body["seats"], body.get("seed"))
+
+
+@matches.route("/<match_id>")
+class MatchDetail(MethodView):
+    @matches.response(200, Match)
+    @matches.doc(security=SEAT_TOKEN)
+    def get(self, match_id):
+        """The match as the caller may see it: a seat's view with its token, the spectator view without."""
+        return service().get(match_id, seat_token())
+
+
+@matches.route("/<match_id>/join")
+class MatchJoin(MethodView):
+    @matches.arguments(JoinMatch)
+    @matches.response(201, Joined)
+    def post(self, body, match_id):
+        """Take the first open seat; the deal happens when the last one is filled."""
+        return service().join(match_id, body["name"])
+
+
+@matches.route("/<match_id>/legal-moves")
+class MatchLegalMoves(MethodView):
+    @matches.response(200, LegalMoves)
+    @matches.doc(security=[{"seatToken": []}])
+    def get(self, match_id):
+        """The moves the caller's seat may make now (empty when it is not to act)."""
+        return service().legal_moves(match_id, seat_token())
+
+
+@matches.route("/<match_id>/moves")
+class MatchMoves(MethodView):
+    @matches.arguments(MoveRequest)
+    @matches.response(201, Events)
+    @matches.doc(security=[{"seatToken": []}], parameters=[{
+        "in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
+        "description": "a retried request with the same key returns the first answer and appends nothing"}])
+    def post(self, body, match_id):
+        """Make a move at the version you last saw: 409 if the match has moved on, 422 if the rules refuse it."""
+        return service().move(match_id, seat_token(), body["move"], body["expected_version"], idempotency_key())
+
+
+@matches.route("/<match_id>/events")
+class MatchEvents(MethodView):
+    @matches.arguments(EventsQuery, location="query")
+    @matches.response(200, Events)
+    @matches.doc(security=SEAT_TOKEN)
+    def get(self, query, match_id):
+        """The log after version `after`, redacted for the caller while the match goes on; all of it at the end."""
+        return service().events(match_id, seat_token(), query["after"])
+
+
+@matches.route("/<match_id>/state")
+class MatchState(MethodView):
+    @matches.arguments(StateQuery, location="query")
+    @matches.response(200, Match)
+    @matches.doc(security=SEAT_TOKEN)
+    def get(self, query, match_id):
+        """The caller's view of the match as it was at `version` (time travel)."""
+        return service().state_at(match_id, seat_token(), query["version"])

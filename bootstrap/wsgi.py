@@ -1,0 +1,4 @@
+"""gunicorn's entry point: gunicorn bootstrap.wsgi:app"""
+from bootstrap import build_app, settings
+
+app = build_app(settings())

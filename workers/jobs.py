@@ -1,0 +1,15 @@
+"""The jobs a worker runs. The worker's entry point (bootstrap/worker.py) hands them the service."""
+from service.matches import MatchService
+
+_service: MatchService | None = None
+
+
+def configure(service: MatchService) -> None:
+    global _service
+    _service = service
+
+
+def play_bot_turn(match_id: str, seat: int, version: int) -> str:
+    if _service is None:
+        raise RuntimeError("this worker was not configured: start it with `python -m bootstrap.worker`")
+    return _service.play_bot_turn(match_id, seat, version)
