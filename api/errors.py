@@ -29,9 +29,12 @@ def from_http_exception(error: HTTPException):
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     message = data.get("message") or error.description or ""
+    reason = HTTP_REASONS.get(error.code, "http_error")
+    if messages == {"json": ["Invalid JSON body."]}:
+        return error_response(400, "invalid_json", "the body is not valid JSON")
     if messages:
         message = "the request does not match the schema: see errors"
-    return error_response(error.code or 500, HTTP_REASONS.get(error.code, "http_error"), message, messages)
+    return error_response(error.code or 500, reason, message, messages)
 
 
 def register(app):
