@@ -220,3 +220,36 @@ def test_greedy_scores_when_every_possible_front_matches_its_tank():
                                 [card("red", ["red", "blue", "green"]), card("blue")]))
     chosen = mantis.greedy(mantis.view(state, 0), 0, mantis.legal_moves(state, 0), random.Random(1))
     assert chosen == {"action": "score"}
+
+
+def cards_in(value):
+    """Every card object ({back, front}) anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return ([value] if "front" in value else []) + [c for v in value.values() for c in cards_in(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in cards_in(v)]
+    return []
+
+
+def visible_to(game_state, seat):
+    """The cards a seat may see: every tank, and its own score pile."""
+    own = game_state["score_piles"][seat] if seat is not None else []
+    return {str(c) for c in sum(game_state["tanks"], []) + own}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_no_view_or_redacted_event_shows_an_unflipped_front_or_another_seats_score_pile(players):
+    from domain import match
+    for seed in range(12):
+        seen_events = 0
+        for state, log in random_match("mantis", players, f"leak-{players}-{seed}"):
+            if state["status"] != "active":
+                break
+            game = state["game_state"]
+            for seat in [None, *range(players)]:
+                assert {str(c) for c in cards_in(mantis.view(game, seat))} <= visible_to(game, seat)
+                for event in log[seen_events:]:
+                    shown = match.redact("mantis", False, event, seat)
+                    flipped = [shown["data"]["card"]] if "card" in shown["data"] else []
+                    assert {str(c) for c in cards_in(shown)} <= visible_to(game, seat) | {str(c) for c in flipped}
+            seen_events = len(log)
