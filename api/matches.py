@@ -4,7 +4,7 @@ from flask_smorest import Blueprint
 
 from api.context import idempotency_key, seat_token, service
 from api.schemas import (CreateMatch, Events, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
-                         MatchQuery, MoveRequest, StateQuery)
+                         MatchQuery, Moved, MoveRequest, StateQuery)
 
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats, moves and the event log. Send a seat token as "
@@ -57,7 +57,7 @@ class MatchLegalMoves(MethodView):
 @matches.route("/<match_id>/moves")
 class MatchMoves(MethodView):
     @matches.arguments(MoveRequest)
-    @matches.response(201, Events)
+    @matches.response(201, Moved)
     @matches.doc(security=[{"seatToken": []}], parameters=[{
         "in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
         "description": "a retried request with the same key returns the first answer and appends nothing"}])

@@ -119,6 +119,13 @@ class Events(Schema):
     events = fields.List(fields.Nested(Event))
 
 
+class Moved(Schema):
+    version = fields.Integer(metadata={"description": "the match's version after your move"})
+    status = fields.String(metadata={"enum": [WAITING, ACTIVE, FINISHED]})
+    to_act = fields.List(fields.Integer(), metadata={"description": "the seats awaited after your move"})
+    events = fields.List(fields.Nested(Event), metadata={"description": "your move's events, as you may see them"})
+
+
 class LegalMoves(Schema):
     version = fields.Integer()
     seat = fields.Integer()

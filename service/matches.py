@@ -154,7 +154,8 @@ class MatchService:
                            current_version=version)
         events = match.decide(current.state, seat, move, current.meta["seed"], current.meta["salt"])
         state = match.evolve_all(current.state, events)
-        record = json.dumps({"request": request, "first": version + 1, "last": version + len(events)})
+        record = json.dumps({"request": request, "first": version + 1, "last": version + len(events),
+                             "status": state["status"], "to_act": match.to_act(state)})
         try:
             appended = self._append(match_id, current, events, state, idempotency=(key, record) if key else None)
         except VersionConflict as conflict:
@@ -163,7 +164,7 @@ class MatchService:
         if isinstance(appended, Duplicate):
             return self._replay(match_id, seat, appended.record, request)
         finished = state["status"] == match.FINISHED
-        return {"version": appended.head.version,
+        return {"version": appended.head.version, "status": state["status"], "to_act": match.to_act(state),
                 "events": [_present(state["game"], finished, e, seat) for e in appended.events]}
 
     def _append(self, match_id, current, events, state, meta=None, idempotency=None):
@@ -189,7 +190,8 @@ class MatchService:
         meta = self._meta(match_id)
         events = self._store.read(match_id, after=remembered["first"] - 1, upto=remembered["last"])
         finished = meta["status"] == match.FINISHED
-        return {"version": remembered["last"], "events": [_present(meta["game"], finished, e, seat) for e in events]}
+        return {"version": remembered["last"], "status": remembered["status"], "to_act": remembered["to_act"],
+                "events": [_present(meta["game"], finished, e, seat) for e in events]}
 
     def _load(self, match_id: str, upto: int | None = None) -> Current:
         loaded = self._store.load(match_id, upto=upto)

@@ -92,7 +92,8 @@ def test_a_bot_turn_scheduled_twice_is_played_once(redis_url, redis_client):
     queue = Queue("bots", connection=redis.Redis.from_url(redis_url))
     service = MatchService(RedisEventStore(redis_client), RqBotScheduler(queue))
     jobs.configure(service)
-    created = service.create("mantis", {}, [{"bot": "random"}, {"name": "ann"}])
+    # three seats: no extra turn after a steal, so one bot turn is exactly one event
+    created = service.create("mantis", {}, [{"bot": "random"}, {"name": "ann"}, {"name": "bob"}])
     RqBotScheduler(queue).schedule(created["id"], 0, 2)
     assert queue.count == 1  # the deterministic job id keeps one copy
     SimpleWorker([queue], connection=queue.connection).work(burst=True)

@@ -54,6 +54,7 @@ def test_a_move_answers_201_with_the_new_version_and_the_callers_events(client, 
     response = client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(token),
                            json={"move": {"action": "score"}, "expected_version": 2})
     assert response.status_code == 201 and response.get_json()["version"] == 3
+    assert response.get_json()["to_act"] == [1] and response.get_json()["status"] == "active"
     assert [e["type"] for e in response.get_json()["events"]] == ["score_tried"]
 
 

@@ -1,0 +1,73 @@
+"""Moves per second over HTTP against the same gunicorn serving a bare endpoint, side by side.
+
+Rounds alternate (bare, moves, bare, moves, ...) so a noisy neighbour hits both alike; the ratio of the
+medians is the result. Each client thread plays its own two-seat Mantis match (a new one when it ends;
+creating matches is not counted). Aim: moves/s >= 0.5 x bare requests/s.
+Usage: python bench/http_moves.py [--seconds 4] [--rounds 3] [--clients 8] [--workers 4]
+"""
+import argparse
+import threading
+import time
+
+import requests
+
+from common import embedded_redis, gunicorn, median
+
+
+def bare_client(base, stop, counter):
+    session = requests.Session()
+    while not stop.is_set():
+        session.get(f"{base}/bench/bare").raise_for_status()
+        counter.append(1)
+
+
+def move_client(base, stop, counter):
+    session = requests.Session()
+    while not stop.is_set():
+        created = session.post(f"{base}/v1/matches", json={
+            "game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]}).json()
+        tokens = [seat["token"] for seat in created["seats"]]
+        version, turn = created["version"], created["to_act"]
+        while turn and not stop.is_set():
+            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
+                                  headers={"Authorization": f"Bearer {tokens[turn[0]]}"},
+                                  json={"move": {"action": "score"}, "expected_version": version})
+            answer.raise_for_status()
+            counter.append(1)
+            version, turn = answer.json()["version"], answer.json()["to_act"]
+
+
+def measure(client, base, clients, seconds):
+    stop, counter = threading.Event(), []
+    threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return len(counter) / seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=4)
+    args = parser.parse_args()
+    with embedded_redis() as redis_url, gunicorn("bench.bare_app:app", redis_url, args.workers) as base:
+        bare, moves = [], []
+        for _ in range(args.rounds):
+            bare.append(measure(bare_client, base, args.clients, args.seconds))
+            moves.append(measure(move_client, base, args.clients, args.seconds))
+    print(f"gunicorn workers={args.workers}, clients={args.clients}, {args.rounds} rounds of {args.seconds}s")
+    print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6}")
+    for i, (b, m) in enumerate(zip(bare, moves), start=1):
+        print(f"{i:>5} {b:>11.0f} {m:>9.0f} {m / b:>6.2f}")
+    print(f"median: bare {median(bare):.0f} req/s, moves {median(moves):.0f}/s, "
+          f"ratio {median(moves) / median(bare):.2f} (aim >= 0.50)")
+
+
+if __name__ == "__main__":
+    main()
