@@ -36,7 +36,7 @@ class BotList(MethodView):
     @bots.response(200, Bots)
     def get(self):
         """The bot kinds a seat can be given ({"bot": "<id>"})."""
-        return {"bots": [{"id": kind.id, "description": kind.description} for kind in BOTS.values()]}
+        return {"bots": [kind.catalog_entry() for kind in BOTS.values()]}
 
 
 @health.route("")

@@ -12,12 +12,15 @@ class SeatSpec(Schema):
     bot = fields.String(validate=validate.Length(min=1, max=40),
                         metadata={"description": "a bot kind from GET /v1/bots"})
     open = fields.Boolean(metadata={"description": "true: an open seat, filled by POST .../join"})
+    bot_options = fields.Dict(keys=fields.String(), metadata={"description": "the bot's options (GET /v1/bots)"})
 
     @validates_schema
     def one_kind(self, data, **kwargs):
         kinds = [k for k in ("bot", "open") if data.get(k)]
         if len(kinds) > 1 or (not kinds and not data.get("name")):
             raise ValidationError("a seat is {name}, {bot} or {open: true}")
+        if "bot_options" in data and not data.get("bot"):
+            raise ValidationError("bot_options go with a bot")
 
 
 class CreateMatch(Schema):
@@ -138,6 +141,8 @@ class Option(Schema):
     default = fields.Raw()
     description = fields.String()
     choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
 
 
 class Game(Schema):
@@ -156,6 +161,7 @@ class Games(Schema):
 class Bot(Schema):
     id = fields.String()
     description = fields.String()
+    options = fields.List(fields.Nested(Option))
 
 
 class Bots(Schema):

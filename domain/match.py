@@ -1,7 +1,7 @@
 """A match: the lifecycle around one game (seats, joins, the deal, the end and the seed reveal).
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
-    match_created  {game, options, seats: [{name, bot, open}], commitment, seed_source}
+    match_created  {game, options, seats: [{name, bot, open, bot_options?}], commitment, seed_source}
     seat_joined    {seat, name}
     <game events>  the deal when the last seat is filled, then one or more per move
     match_finished {result, seed, salt}      appended with the move that ends the game
@@ -14,7 +14,7 @@ import hashlib
 
 from domain.errors import InvalidSetup
 from domain.games import get_game
-from domain.bots import BOTS
+from domain.bots import bot_options
 from domain.protocol import require
 from domain.rng import Rng
 
@@ -38,9 +38,9 @@ def _seat(spec: dict, index: int) -> dict:
     if spec.get("open"):
         return {"name": None, "bot": None, "open": True}
     if spec.get("bot") is not None:
-        if spec["bot"] not in BOTS:
-            raise InvalidSetup("unknown_bot", f"seat {index}: no bot {spec['bot']!r}; bots: {', '.join(BOTS)}")
-        return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False}
+        options = bot_options(spec["bot"], spec.get("bot_options") or {})
+        return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False,
+                **({"bot_options": options} if options else {})}
     if not spec.get("name"):
         raise InvalidSetup("invalid_seat", f"seat {index}: give a name, a bot or open: true")
     return {"name": spec["name"], "bot": None, "open": False}

@@ -36,6 +36,7 @@ class Option:
     default: Any
     description: str
     choices: tuple = ()
+    bounds: tuple = ()  # (lowest, highest) for an integer
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,7 @@ class GameInfo:
             "name": self.name,
             "summary": self.summary,
             "players": {"min": self.min_players, "max": self.max_players},
-            "options": [
-                {"name": o.name, "type": o.type, "default": o.default, "description": o.description,
-                 **({"choices": list(o.choices)} if o.choices else {})}
-                for o in self.options
-            ],
+            "options": [describe_option(o) for o in self.options],
             "actions": {
                 action: {"description": doc,
                          "fields": {name: {"type": f.type, "description": f.description, "required": f.required,
@@ -77,22 +74,37 @@ class GameInfo:
         }
 
 
+def describe_option(option: Option) -> dict:
+    return {"name": option.name, "type": option.type, "default": option.default, "description": option.description,
+            **({"choices": list(option.choices)} if option.choices else {}),
+            **({"minimum": option.bounds[0], "maximum": option.bounds[1]} if option.bounds else {})}
+
+
 def validate_options(info: GameInfo, raw: dict, player_count: int) -> dict:
     """Fill defaults, reject unknown or mistyped options and player counts outside the game's range."""
-    known = {o.name: o for o in info.options}
+    result = fill_options(info.name, info.options, raw)
+    check_player_count(info.name, player_count, info.min_players, info.max_players)
+    return result
+
+
+def fill_options(owner: str, specs: tuple[Option, ...], raw: dict) -> dict:
+    """The options with defaults filled in; unknown, mistyped or out-of-range ones are refused."""
+    known = {o.name: o for o in specs}
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise InvalidSetup("unknown_option", f"{info.name} has no option {', '.join(unknown)}")
+        raise InvalidSetup("unknown_option", f"{owner} has no option {', '.join(unknown)}")
     result = {}
-    for option in info.options:
+    for option in specs:
         value = raw.get(option.name, option.default)
         if not _is_type(value, option.type):
             raise InvalidSetup("invalid_option", f"option {option.name} must be a {option.type}")
         if option.choices and value not in option.choices:
             raise InvalidSetup("invalid_option",
                                f"option {option.name} must be one of {', '.join(map(str, option.choices))}")
+        if option.bounds and not option.bounds[0] <= value <= option.bounds[1]:
+            raise InvalidSetup("invalid_option",
+                               f"option {option.name} must be from {option.bounds[0]} to {option.bounds[1]}")
         result[option.name] = value
-    check_player_count(info.name, player_count, info.min_players, info.max_players)
     return result
 
 

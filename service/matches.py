@@ -96,7 +96,7 @@ class MatchService:
             return "stale"
         rng = Rng.derive(current.meta["seed"], f"bot:{seat}:{version}").python_random()
         move = BOTS[bot].policy(get_game(state["game"]), match.view(state, seat), seat,
-                                match.legal_moves(state, seat), rng)
+                                match.legal_moves(state, seat), rng, **state["seats"][seat].get("bot_options", {}))
         key = f"{seat}:bot:{version}"
         try:
             self._play(match_id, current, seat, move, version, key, _fingerprint(move, version))

@@ -1,7 +1,11 @@
 """The bots' policies: pure functions of a seat's view, its legal moves and an rng (never the full state,
-so a bot cannot cheat by construction). A policy is policy(game, view, seat, moves, rng) -> move."""
+so a bot cannot cheat by construction). A policy is policy(game, view, seat, moves, rng, **options) -> move,
+where options are the bot kind's options, filled in and checked by `bot_options`."""
 from dataclasses import dataclass
 from typing import Callable
+
+from domain.errors import InvalidSetup
+from domain.protocol import Option, describe_option, fill_options
 
 
 @dataclass(frozen=True)
@@ -9,6 +13,11 @@ class BotKind:
     id: str
     description: str
     policy: Callable
+    options: tuple[Option, ...] = ()
+
+    def catalog_entry(self) -> dict:
+        return {"id": self.id, "description": self.description,
+                "options": [describe_option(o) for o in self.options]}
 
 
 def random_policy(game, view, seat, moves, rng):
@@ -24,3 +33,9 @@ BOTS = {kind.id: kind for kind in (
     BotKind("greedy", "one move ahead: the move with the best expected immediate gain, by a heuristic "
                       "written for each game from its rules", greedy_policy),
 )}
+
+
+def bot_options(kind: str, raw: dict) -> dict:
+    if kind not in BOTS:
+        raise InvalidSetup("unknown_bot", f"no bot {kind!r}; bots: {', '.join(BOTS)}")
+    return fill_options(f"the {kind} bot", BOTS[kind].options, raw)
