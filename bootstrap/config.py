@@ -16,6 +16,8 @@ class Settings:
     web_workers: int           # WEB_CONCURRENCY: gunicorn worker processes
     queue: str                 # QUEUE: the RQ queue for bot turns
     max_body_bytes: int        # MAX_BODY_BYTES: larger request bodies get 413
+    stall_after: float         # STALL_AFTER: seconds a bot turn may be awaited before the janitor re-enqueues it
+    janitor_every: float       # JANITOR_EVERY: seconds between janitor passes
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -31,4 +33,6 @@ class Settings:
             web_workers=int(env.get("WEB_CONCURRENCY", str(2 * cores))),
             queue=env.get("QUEUE", "bots"),
             max_body_bytes=int(env.get("MAX_BODY_BYTES", "65536")),
+            stall_after=float(env.get("STALL_AFTER", "5")),
+            janitor_every=float(env.get("JANITOR_EVERY", "1")),
         )

@@ -3,7 +3,8 @@
 It is a decider too. Its own events are public; the game's events are redacted by the game:
     match_created  {game, options, seats: [{name, bot, open, bot_options?}], commitment, seed_source}
     seat_joined    {seat, name}
-    <game events>  the deal when the last seat is filled, then one or more per move
+    <game events>  the deal when the last seat is filled
+    moved          {seat, move}              each move, followed by the game's events it decided
     match_finished {result, seed, salt}      appended with the move that ends the game
 Its state: {game, options, seats, status, version, commitment, seed_source, game_state, result, seed, salt}.
 
@@ -19,6 +20,7 @@ from domain.protocol import require
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+MATCH_EVENTS = ("match_created", "seat_joined", "moved", "match_finished")  # public; the rest are the game's
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -70,6 +72,7 @@ def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dic
     game_state = state["game_state"]
     for event in events:
         game_state = game.evolve(game_state, event)
+    events = [{"type": "moved", "data": {"seat": seat, "move": move}}] + events
     result = game.outcome(game_state)
     if result is not None:
         events = events + [{"type": "match_finished", "data": {"result": result, "seed": seed, "salt": salt}}]
@@ -89,6 +92,8 @@ def evolve(state: dict | None, event: dict) -> dict:
         return {**state, "seats": seats}
     if kind == "match_finished":
         return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
+    if kind == "moved":
+        return state
     game = get_game(state["game"])
     return {**state, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
 
@@ -122,6 +127,6 @@ def view(state: dict, seat: int | None) -> dict | None:
 
 def redact(game_id: str, finished: bool, event: dict, seat: int | None) -> dict:
     """An event as a seat may see it while the match goes on; everything is public once it is finished."""
-    if finished or event["type"] in ("match_created", "seat_joined", "match_finished"):
+    if finished or event["type"] in MATCH_EVENTS:
         return event
     return get_game(game_id).redact(event, seat)

@@ -81,7 +81,19 @@ class EventStore(ABC):
 
     @abstractmethod
     def index(self, match_id: str, game: str) -> None:
-        """List the match in the catalog of matches (newest first)."""
+        """List the match in the catalog of matches (newest first) and among the active ones."""
+
+    @abstractmethod
+    def retire(self, match_id: str) -> None:
+        """Take a finished match off the active list."""
+
+    @abstractmethod
+    def active(self) -> list[str]:
+        """The matches listed as active (a superset: a finished one stays until retired)."""
+
+    @abstractmethod
+    def metas(self, match_ids: list[str]) -> list[dict[str, str] | None]:
+        """The meta of each match, in one round trip."""
 
     @abstractmethod
     def matches(self, game: str | None, before: int | None, limit: int) -> list[tuple[int, str]]:

@@ -17,6 +17,7 @@ class InMemoryEventStore(EventStore):
         self._snapshots: dict[str, list[Snapshot]] = defaultdict(list)
         self._idempotency: dict[str, dict[str, str]] = defaultdict(dict)
         self._listed: list[tuple[int, str, str]] = []
+        self._active: set[str] = set()
 
     def append(self, match_id, expected, events, *, meta=None, idempotency=None):
         with self._lock:
@@ -67,6 +68,19 @@ class InMemoryEventStore(EventStore):
     def index(self, match_id, game):
         with self._lock:
             self._listed.append((len(self._listed) + 1, match_id, game))
+            self._active.add(match_id)
+
+    def retire(self, match_id):
+        with self._lock:
+            self._active.discard(match_id)
+
+    def active(self):
+        with self._lock:
+            return sorted(self._active)
+
+    def metas(self, match_ids):
+        with self._lock:
+            return [dict(self._meta[m]) if m in self._meta else None for m in match_ids]
 
     def matches(self, game, before, limit):
         with self._lock:

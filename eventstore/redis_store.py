@@ -6,7 +6,7 @@ Keys of one match share the hash tag {m:<id>} so one Lua script can touch them a
     cr:{m:<id>}:snaps    sorted set: score = version, member = {"version", "hash", "state"} as JSON
     cr:{m:<id>}:idem     hash: idempotency key -> the remembered answer
 The catalog of matches is outside any match: cr:matches:seq (counter), cr:matches (sorted set, score =
-position) and cr:matches:game:<game>.
+position), cr:matches:game:<game>, and cr:matches:active (set) for the janitor that recovers bot turns.
 """
 import json
 
@@ -117,7 +117,20 @@ class RedisEventStore(EventStore):
         pipe = self._redis.pipeline(transaction=False)
         pipe.zadd("cr:matches", {match_id: position})
         pipe.zadd(f"cr:matches:game:{game}", {match_id: position})
+        pipe.sadd("cr:matches:active", match_id)
         pipe.execute()
+
+    def retire(self, match_id):
+        self._redis.srem("cr:matches:active", match_id)
+
+    def active(self):
+        return sorted(self._redis.smembers("cr:matches:active"))
+
+    def metas(self, match_ids):
+        pipe = self._redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hgetall(keys(match_id)[1])
+        return [meta or None for meta in pipe.execute()]
 
     def matches(self, game, before, limit):
         listing = "cr:matches" if game is None else f"cr:matches:game:{game}"

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 
@@ -33,10 +34,11 @@ class Current:
 
 
 class MatchService:
-    def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25):
+    def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time):
         self._store = store
         self._bots = bots
         self._snapshot_every = snapshot_every
+        self._clock = clock
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None) -> dict:
@@ -53,8 +55,8 @@ class MatchService:
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(),
                         "tokens": json.dumps([_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))])}
+        self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
         self._append(match_id, Current({}, None, Head()), events + opening, state, secrets_meta)
-        self._store.index(match_id, game)
         document = self._document(match_id, state, None)
         for seat, token in tokens.items():
             document["seats"][seat]["token"] = token
@@ -129,7 +131,7 @@ class MatchService:
             raise NotFound("version_not_found", f"this match has versions 1 to {meta['version']}")
         return self._document(match_id, self._load(match_id, upto=version).state, seat)
 
-    def list(self, game: str | None, status: str | None, cursor: int | None, limit: int) -> dict:
+    def list_matches(self, game: str | None, status: str | None, cursor: int | None, limit: int) -> dict:
         if game is not None:
             get_game(game)
         found, before = [], cursor
@@ -145,6 +147,24 @@ class MatchService:
             if len(batch) < 2 * limit:
                 break
         return {"matches": found, "next_cursor": None}
+
+    def stalled_bot_turns(self, stall_after: float) -> list[tuple[str, int, int]]:
+        """(match, seat, version) of bot turns awaited for more than `stall_after` seconds: the turns a
+        crashed worker may have lost. Finished matches found on the active list are retired."""
+        ids = self._store.active()
+        stalled, now = [], self._clock()
+        for match_id, meta in zip(ids, self._store.metas(ids)):
+            if meta is None or "status" not in meta:
+                continue  # created a moment ago, or never appended
+            if meta["status"] == match.FINISHED:
+                self._store.retire(match_id)
+                continue
+            if now - float(meta["updated_at"]) < stall_after:
+                continue
+            seats = json.loads(meta["seats"])
+            stalled += [(match_id, seat, int(meta["version"])) for seat in json.loads(meta["to_act"])
+                        if seats[seat]["bot"]]
+        return stalled
 
     # --- the steps of a command ---------------------------------------------------------------------
     def _play(self, match_id, current, seat, move, expected_version, key, request) -> dict:
@@ -170,10 +190,12 @@ class MatchService:
     def _append(self, match_id, current, events, state, meta=None, idempotency=None):
         meta = {**(meta or {}), "game": state["game"], "status": state["status"],
                 "to_act": json.dumps(match.to_act(state)), "result": json.dumps(state["result"]),
-                "seats": json.dumps(state["seats"])}
+                "seats": json.dumps(state["seats"]), "updated_at": repr(self._clock())}
         appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency)
         if isinstance(appended, Duplicate):
             return appended
+        if state["status"] == match.FINISHED:
+            self._store.retire(match_id)
         if appended.head.version // self._snapshot_every > current.head.version // self._snapshot_every:
             self._store.save_snapshot(match_id, Snapshot(appended.head.version, appended.head.hash, state))
         for seat in match.to_act(state):

@@ -1,8 +1,8 @@
 """The catalog: every game module by its id."""
 from domain.errors import InvalidSetup
-from domain.games import mantis
+from domain.games import blockers, mantis
 
-GAMES = {module.INFO.id: module for module in (mantis,)}
+GAMES = {module.INFO.id: module for module in (mantis, blockers)}
 
 
 def get_game(game_id: str):

@@ -111,3 +111,13 @@ def test_the_catalog_lists_matches_newest_first_with_a_cursor_and_a_game_filter(
     assert [mid for _, mid in page] == ["m3", "m2"]
     assert [mid for _, mid in store.matches("mantis", page[-1][0], 2)] == ["m0"]
     assert [mid for _, mid in store.matches(None, None, 10)] == ["m3", "m2", "m1", "m0"]
+
+
+def test_indexed_matches_are_active_until_retired_and_metas_come_in_one_call(store):
+    store.append("m1", Head(), events("a"), meta={"game": "g1"})
+    store.append("m2", Head(), events("a"), meta={"game": "g2"})
+    store.index("m1", "g1")
+    store.index("m2", "g2")
+    store.retire("m1")
+    assert store.active() == ["m2"]
+    assert [m and m["game"] for m in store.metas(["m1", "nope", "m2"])] == ["g1", None, "g2"]

@@ -49,7 +49,7 @@ def test_concurrent_moves_at_the_same_version_let_exactly_one_through(service):
     assert sum(isinstance(r, dict) for r in results) == 1
     assert all(isinstance(r, Conflict) for r in results if not isinstance(r, dict))
     log = service.events(created["id"], None)["events"]
-    assert [e["version"] for e in log] == [1, 2, 3]
+    assert [e["version"] for e in log] == [1, 2, 3, 4]
 
 
 def test_concurrent_retries_with_one_idempotency_key_append_once_and_agree(service):
@@ -59,7 +59,7 @@ def test_concurrent_retries_with_one_idempotency_key_append_once_and_agree(servi
     answers = [r for r in results if isinstance(r, dict)]
     assert answers and all(a == answers[0] for a in answers)
     assert all(isinstance(r, (dict, Conflict)) for r in results)
-    assert service.get(created["id"], None)["version"] == 3
+    assert service.get(created["id"], None)["version"] == 4
 
 
 def test_a_long_match_loads_from_its_snapshot_to_the_same_state_as_a_full_replay(service, redis_client):
@@ -97,5 +97,40 @@ def test_a_bot_turn_scheduled_twice_is_played_once(redis_url, redis_client):
     RqBotScheduler(queue).schedule(created["id"], 0, 2)
     assert queue.count == 1  # the deterministic job id keeps one copy
     SimpleWorker([queue], connection=queue.connection).work(burst=True)
-    assert service.get(created["id"], None)["version"] == 3
+    assert service.get(created["id"], None)["version"] == 4
     assert jobs.play_bot_turn(created["id"], 0, 2) == "stale"
+
+
+def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_turns_alone(redis_url, redis_client):
+    from rq.job import Job, JobStatus
+
+    from workers.janitor import sweep
+    from workers.scheduler import bot_job_id
+    now = [1000.0]
+    queue = Queue("bots", connection=redis.Redis.from_url(redis_url))
+    service = MatchService(RedisEventStore(redis_client), RqBotScheduler(queue), clock=lambda: now[0])
+    jobs.configure(service)
+    created = service.create("mantis", {}, [{"bot": "random"}, {"name": "ann"}, {"name": "bob"}])
+    job = Job.fetch(bot_job_id(created["id"], 0, 2), connection=queue.connection)
+    now[0] += 30
+    assert sweep(service, queue, stall_after=5) == []  # still waiting in the queue: a backlog, not a crash
+    queue.remove(job)
+    job.set_status(JobStatus.STARTED)  # a worker took it and died
+    queue.connection.delete("cr:janitor:lock")
+    assert sweep(service, queue, stall_after=5) == [job.id]
+    SimpleWorker([queue], connection=queue.connection).work(burst=True)
+    assert service.get(created["id"], None)["version"] == 4
+
+
+def test_the_janitor_ignores_recent_turns_and_retires_finished_matches(redis_url, redis_client):
+    from workers.janitor import sweep
+    now = [1000.0]
+    queue = Queue("bots", connection=redis.Redis.from_url(redis_url))
+    service = MatchService(RedisEventStore(redis_client), RqBotScheduler(queue), clock=lambda: now[0])
+    jobs.configure(service)
+    created = service.create("mantis", {}, [{"bot": "random"}, {"bot": "random"}])
+    assert service.stalled_bot_turns(stall_after=5) == []
+    SimpleWorker([queue], connection=queue.connection).work(burst=True)
+    now[0] += 30
+    assert sweep(service, queue, stall_after=5) == [] and RedisEventStore(redis_client).active() == []
+    assert service.get(created["id"], None)["status"] == "finished"

@@ -53,9 +53,9 @@ def test_a_move_answers_201_with_the_new_version_and_the_callers_events(client, 
     assert legal["version"] == 2 and {"action": "score"} in legal["moves"]
     response = client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(token),
                            json={"move": {"action": "score"}, "expected_version": 2})
-    assert response.status_code == 201 and response.get_json()["version"] == 3
+    assert response.status_code == 201 and response.get_json()["version"] == 4
     assert response.get_json()["to_act"] == [1] and response.get_json()["status"] == "active"
-    assert [e["type"] for e in response.get_json()["events"]] == ["score_tried"]
+    assert [e["type"] for e in response.get_json()["events"]] == ["moved", "score_tried"]
 
 
 def test_an_idempotent_retry_returns_the_first_answer(client, created):
@@ -65,7 +65,7 @@ def test_an_idempotent_retry_returns_the_first_answer(client, created):
     first = client.post(f"/v1/matches/{created['id']}/moves", **request)
     second = client.post(f"/v1/matches/{created['id']}/moves", **request)
     assert second.status_code == 201 and second.get_json() == first.get_json()
-    assert client.get(f"/v1/matches/{created['id']}").get_json()["version"] == 3
+    assert client.get(f"/v1/matches/{created['id']}").get_json()["version"] == 4
 
 
 def test_open_seats_are_joined_and_the_deal_waits_for_the_last(client):
@@ -83,8 +83,8 @@ def test_the_log_and_time_travel(client, created):
     client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(token),
                 json={"move": {"action": "score"}, "expected_version": 2})
     log = client.get(f"/v1/matches/{created['id']}/events").get_json()["events"]
-    assert [e["version"] for e in log] == [1, 2, 3] and {"version", "type", "data"} <= set(log[0])
-    assert [e["version"] for e in client.get(f"/v1/matches/{created['id']}/events?after=2").get_json()["events"]] == [3]
+    assert [e["version"] for e in log] == [1, 2, 3, 4] and {"version", "type", "data"} <= set(log[0])
+    assert [e["version"] for e in client.get(f"/v1/matches/{created['id']}/events?after=2").get_json()["events"]] == [3, 4]
     then = client.get(f"/v1/matches/{created['id']}/state?version=2").get_json()
     assert then["version"] == 2 and then["to_act"] == [0]
 

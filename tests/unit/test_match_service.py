@@ -48,7 +48,7 @@ def test_a_move_appends_its_events_and_returns_them_redacted_for_the_mover():
     service = make_service()
     created = service.create("mantis", {}, THREE_HUMANS)
     result = service.move(created["id"], tokens_of(created)[0], {"action": "score"}, 2)
-    assert result["version"] == 3 and [e["type"] for e in result["events"]] == ["score_tried"]
+    assert result["version"] == 4 and [e["type"] for e in result["events"]] == ["moved", "score_tried"]
     assert "nonce" not in result["events"][0] and result["events"][0]["hash"]
     assert service.get(created["id"], None)["to_act"] == [1]
 
@@ -85,7 +85,7 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_first_answer_and_appe
     token = tokens_of(created)[0]
     first = service.move(created["id"], token, {"action": "score"}, 2, idempotency_key="k-1")
     again = service.move(created["id"], token, {"action": "score"}, 2, idempotency_key="k-1")
-    assert again == first and service.get(created["id"], None)["version"] == 3
+    assert again == first and service.get(created["id"], None)["version"] == 4
     with pytest.raises(Unprocessable) as reused:
         service.move(created["id"], token, {"action": "steal", "target": 1}, 2, idempotency_key="k-1")
     assert reused.value.reason == "idempotency_key_reused"
@@ -159,8 +159,8 @@ def test_listing_filters_by_game_and_status_and_pages_with_a_cursor():
     service = make_service(InlineBots())
     ids = [service.create("mantis", {}, THREE_HUMANS)["id"] for _ in range(3)]
     done = service.create("mantis", {}, [{"bot": "random"}, {"bot": "random"}])["id"]
-    page = service.list("mantis", "active", None, 2)
+    page = service.list_matches("mantis", "active", None, 2)
     assert [m["id"] for m in page["matches"]] == ids[:0:-1]
-    rest = service.list("mantis", "active", page["next_cursor"], 2)
+    rest = service.list_matches("mantis", "active", page["next_cursor"], 2)
     assert [m["id"] for m in rest["matches"]] == ids[:1] and rest["next_cursor"] is None
-    assert [m["id"] for m in service.list(None, "finished", None, 10)["matches"]] == [done]
+    assert [m["id"] for m in service.list_matches(None, "finished", None, 10)["matches"]] == [done]

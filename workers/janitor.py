@@ -1,0 +1,36 @@
+"""Recovers bot turns lost with a crashed worker, in seconds rather than RQ's minutes.
+
+RQ notices an abandoned job only after its heartbeat TTL (at least 60 s) and a maintenance pass (every
+10 minutes by default). The janitor instead asks the service which bot turns have been awaited longer
+than `stall_after` and re-enqueues each one whose job is not simply waiting in the queue. A job run
+twice is harmless: it submits at its version, so the later run finds the turn gone.
+"""
+import logging
+
+from rq import Queue
+from rq.job import Job, JobStatus
+
+from service.matches import MatchService
+from workers.scheduler import RqBotScheduler, bot_job_id
+
+log = logging.getLogger(__name__)
+WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+LOCK_KEY = "cr:janitor:lock"
+
+
+def sweep(service: MatchService, queue: Queue, stall_after: float) -> list[str]:
+    """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
+    if not queue.connection.set(LOCK_KEY, "1", nx=True, px=int(stall_after * 1000)):
+        return []
+    requeued = []
+    for match_id, seat, version in service.stalled_bot_turns(stall_after):
+        job_id = bot_job_id(match_id, seat, version)
+        job = Job.fetch(job_id, connection=queue.connection) if Job.exists(job_id, queue.connection) else None
+        if job is not None:
+            if job.get_status() in WAITING:
+                continue  # a backlog, not a crash
+            job.delete()
+        RqBotScheduler(queue).schedule(match_id, seat, version)
+        log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
+        requeued.append(job_id)
+    return requeued
