@@ -18,7 +18,7 @@ class MatchList(MethodView):
     @matches.response(200, MatchPage)
     def get(self, query):
         """Matches, newest first, filtered by game and status; pass next_cursor to get the next page."""
-        return service().list(query.get("game"), query.get("status"), query.get("cursor"), query["limit"])
+        return service().list_matches(query.get("game"), query.get("status"), query.get("cursor"), query["limit"])
 
     @matches.arguments(CreateMatch)
     @matches.response(201, Match)
