@@ -3,8 +3,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.context import idempotency_key, seat_token, service
-from api.schemas import (CreateMatch, Events, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
-                         MatchQuery, Moved, MoveRequest, StateQuery)
+from api.schemas import (Audit, CreateMatch, Events, Export, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
+                         MatchQuery, Moved, MoveRequest, StateQuery, Steps)
 
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats, moves and the event log. Send a seat token as "
@@ -65,6 +65,11 @@ class MatchMoves(MethodView):
         """Make a move at the version you last saw: 409 if the match has moved on, 422 if the rules refuse it."""
         return service().move(match_id, seat_token(), body["move"], body["expected_version"], idempotency_key())
 
+    @matches.response(200, Steps)
+    def get(self, match_id):
+        """Every move so far, in order: the steps to replay a match by (with GET .../state?version=)."""
+        return service().moves(match_id)
+
 
 @matches.route("/<match_id>/events")
 class MatchEvents(MethodView):
@@ -82,5 +87,23 @@ class MatchState(MethodView):
     @matches.response(200, Match)
     @matches.doc(security=SEAT_TOKEN)
     def get(self, query, match_id):
-        """The caller's view of the match as it was at `version` (time travel)."""
-        return service().state_at(match_id, seat_token(), query["version"])
+        """The caller's view of the match as it was at `version` (time travel). Once the match is finished,
+        `seat` gives any seat's view and `full=true` adds the full state."""
+        return service().state_at(match_id, seat_token(), query["version"], query.get("seat"), query["full"])
+
+
+@matches.route("/<match_id>/export")
+class MatchExport(MethodView):
+    @matches.response(200, Export)
+    @matches.doc(security=SEAT_TOKEN)
+    def get(self, match_id):
+        """Everything `cardroom verify` needs, in one document: complete after the end, your redaction before."""
+        return service().export(match_id, seat_token())
+
+
+@matches.route("/<match_id>/audit")
+class MatchAudit(MethodView):
+    @matches.response(200, Audit)
+    def get(self, match_id):
+        """The server runs the offline verifier on the stored log (before the end with its secret seed)."""
+        return service().audit(match_id)

@@ -55,6 +55,9 @@ class EventsQuery(Schema):
 
 class StateQuery(Schema):
     version = fields.Integer(required=True, validate=validate.Range(min=1))
+    seat = fields.Integer(validate=validate.Range(min=0),
+                          metadata={"description": "a finished match: this seat's view instead of yours"})
+    full = fields.Boolean(load_default=False, metadata={"description": "a finished match: add the full state"})
 
 
 class Seat(Schema):
@@ -83,6 +86,7 @@ class Match(Schema):
     commitment = fields.String(metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
     seed_source = fields.String(metadata={"enum": ["server", "client"]})
     view = fields.Raw(allow_none=True, metadata={"description": "what you may see; per game, see docs/games"})
+    full_state = fields.Raw(metadata={"description": "GET .../state?full=true of a finished match: everything"})
 
 
 class MatchSummary(Schema):
@@ -180,3 +184,38 @@ class Error(Schema):
     message = fields.String(required=True, metadata={"description": "for people"})
     errors = fields.Dict(metadata={"description": "field errors, by location and field"})
     current_version = fields.Integer(metadata={"description": "with 409 version_conflict"})
+
+
+class Step(Schema):
+    version = fields.Integer(metadata={"description": "the version of the move's 'moved' event"})
+    seat = fields.Integer()
+    move = fields.Dict()
+
+
+class Steps(Schema):
+    version = fields.Integer()
+    moves = fields.List(fields.Nested(Step))
+
+
+class Export(Schema):
+    format = fields.String(metadata={"description": "cardroom-export/1"})
+    match_id = fields.String()
+    complete = fields.Boolean(metadata={"description": "true once the match is finished: nothing redacted"})
+    exported_at = fields.String()
+    exported_for = fields.Integer(allow_none=True, metadata={"description": "whose redaction, before the end"})
+    game = fields.String()
+    options = fields.Dict()
+    seats = fields.List(fields.Nested(Seat))
+    commitment = fields.String()
+    seed_source = fields.String()
+    events = fields.List(fields.Nested(Event))
+
+
+class Audit(Schema):
+    ok = fields.Boolean()
+    complete = fields.Boolean()
+    events = fields.Integer()
+    first_bad_event = fields.Integer(allow_none=True)
+    problem = fields.String(allow_none=True)
+    checked = fields.List(fields.String())
+    summary = fields.String()

@@ -19,6 +19,7 @@ from domain.rng import Rng
 from eventstore.base import Duplicate, EventStore, Head, Snapshot, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_now
+from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from service.ports import BotScheduler
 
@@ -124,12 +125,51 @@ class MatchService:
         return {"version": int(meta["version"]),
                 "events": [_present(meta["game"], meta["status"] == match.FINISHED, e, seat) for e in events]}
 
-    def state_at(self, match_id: str, token: str | None, version: int) -> dict:
+    def state_at(self, match_id: str, token: str | None, version: int, as_seat: int | None = None,
+                 full: bool = False) -> dict:
+        """The match as it was at `version`: the caller's view; once the match is finished, any seat's
+        view (`as_seat`) or the full state (`full`) too."""
         meta = self._meta(match_id)
         seat = self._seat(meta, token, required=False)
         if not 1 <= version <= int(meta["version"]):
             raise NotFound("version_not_found", f"this match has versions 1 to {meta['version']}")
-        return self._document(match_id, self._load(match_id, upto=version).state, seat)
+        if (full or as_seat is not None) and meta["status"] != match.FINISHED:
+            raise Forbidden("match_not_finished", "other seats' views and the full state are public at the end")
+        state = self._load(match_id, upto=version).state
+        if as_seat is not None and not 0 <= as_seat < len(state["seats"]):
+            raise NotFound("seat_not_found", f"this match has seats 0 to {len(state['seats']) - 1}")
+        document = self._document(match_id, state, seat if as_seat is None else as_seat)
+        if full:
+            document["full_state"] = state["game_state"]
+        return document
+
+    def moves(self, match_id: str) -> dict:
+        """Every move so far, in order, with the version it made: the steps to replay a match by."""
+        meta = self._meta(match_id)
+        steps = [{"version": e["version"], "seat": e["data"]["seat"], "move": e["data"]["move"]}
+                 for e in self._store.read(match_id) if e["type"] == "moved"]
+        return {"version": int(meta["version"]), "moves": steps}
+
+    def export(self, match_id: str, token: str | None) -> dict:
+        """One self-contained document for `cardroom verify`: complete once the match is finished,
+        redacted for the caller before."""
+        meta = self._meta(match_id)
+        seat = self._seat(meta, token, required=False)
+        finished = meta["status"] == match.FINISHED
+        events = self._store.read(match_id)
+        created = events[0]["data"]
+        return {"format": EXPORT_FORMAT, "match_id": match_id, "complete": finished, "exported_at": utc_now(),
+                "exported_for": None if finished else seat, "game": created["game"],
+                "options": created["options"], "seats": _seats(json.loads(meta["seats"])),
+                "commitment": created["commitment"], "seed_source": created["seed_source"],
+                "events": events if finished else [_present(meta["game"], False, e, seat) for e in events]}
+
+    def audit(self, match_id: str) -> dict:
+        """The verifier run on the stored log; before the end with the server's secret seed, which it keeps."""
+        meta = self._meta(match_id)
+        events = self._store.read(match_id)
+        verdict = verify_log(events, seed=meta["seed"], salt=meta["salt"]).as_dict()
+        return {**verdict, "summary": Verdict(**verdict).summary()}
 
     def list_matches(self, game: str | None, status: str | None, cursor: int | None, limit: int) -> dict:
         if game is not None:

@@ -1,0 +1,151 @@
+"""Verifying a match from its log alone. `cardroom verify FILE` runs this offline; GET .../audit runs it
+on the stored log. It needs nothing but the domain and the hash chain (no Redis, no server).
+
+A complete log is checked in this order; the first fault is the verdict, naming its event:
+  1. the hash chain: versions 1, 2, 3, ...; each prev is the hash before it; each hash matches its content;
+  2. the seed: SHA-256("<salt>:<seed>") equals the commitment published in match_created;
+  3. every command again: match_created is re-created from its own content, each join and each move is
+     re-decided (the deal and every shuffle are re-derived from the seed) and must give exactly the
+     logged events; a move the rules refuse is a fault;
+  4. the end: the log ends with match_finished, whose result is the one the rules give.
+"""
+from dataclasses import asdict, dataclass, field
+
+from domain import match
+from domain.errors import RuleViolation
+from eventstore.chain import GENESIS, first_break
+
+EXPORT_FORMAT = "cardroom-export/1"
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    complete: bool
+    events: int
+    first_bad_event: int | None = None
+    problem: str | None = None
+    checked: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def summary(self) -> str:
+        scope = "complete" if self.complete else "partial (the match was not finished when exported)"
+        if self.ok:
+            return f"OK: {self.events} events, {scope}; checked: {', '.join(self.checked)}"
+        return f"FAULT at event {self.first_bad_event}: {self.problem}"
+
+
+class Fault(Exception):
+    def __init__(self, version: int | None, problem: str):
+        super().__init__(problem)
+        self.version = version
+        self.problem = problem
+
+
+def verify_export(document: dict) -> Verdict:
+    """An export (GET .../export): complete once the match is finished, redacted before."""
+    if document.get("format") != EXPORT_FORMAT:
+        return Verdict(False, False, 0, None, f"not a {EXPORT_FORMAT} document")
+    events = document.get("events")
+    if not isinstance(events, list) or not events or not all(isinstance(e, dict) for e in events):
+        return Verdict(False, False, 0, None, "the document has no events")
+    if not document.get("complete"):
+        return _verify_links(events)
+    return verify_log(events)
+
+
+def verify_log(events: list[dict], seed: str | None = None, salt: str | None = None) -> Verdict:
+    """A whole, unredacted log. The seed and salt come from match_finished, or are given (the server's
+    own audit of a match still going on)."""
+    checked = []
+    try:
+        broken = first_break(events)
+        if broken:
+            raise Fault(*broken)
+        checked.append("hash chain")
+        finished = events[-1]["type"] == "match_finished"
+        if finished:
+            seed, salt = events[-1]["data"].get("seed"), events[-1]["data"].get("salt")
+        if seed is None or salt is None:
+            raise Fault(None, "the seed is not revealed: the match is not finished")
+        _check_commitment(events[0], seed, salt)
+        checked.append("seed commitment")
+        _replay(events, seed, salt, finished)
+        checked += ["deal and shuffles", "every move", "result" if finished else "no result yet"]
+    except Fault as fault:
+        return Verdict(False, True, len(events), fault.version, fault.problem, checked)
+    return Verdict(True, True, len(events), checked=checked)
+
+
+def _verify_links(events: list[dict]) -> Verdict:
+    """A redacted export: its data cannot be hashed, but its numbering and links must hold."""
+    prev = GENESIS
+    for position, event in enumerate(events, start=1):
+        if event.get("version") != position:
+            return Verdict(False, False, len(events), position, f"expected version {position}")
+        if event.get("prev") != prev:
+            return Verdict(False, False, len(events), position, "its prev does not match the hash before it")
+        prev = event.get("hash")
+    return Verdict(True, False, len(events), checked=["versions and links (the data is redacted until the end)"])
+
+
+def _check_commitment(created: dict, seed: str, salt: str) -> None:
+    if created.get("type") != "match_created":
+        raise Fault(1, "the log does not start with match_created")
+    if match.commitment(seed, salt) != created["data"].get("commitment"):
+        raise Fault(1, "the revealed seed and salt do not match the commitment")
+
+
+def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
+    created = events[0]["data"]
+    specs = [_seat_spec(seat) for seat in created["seats"]]
+    _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
+                                                       created["commitment"], created["seed_source"])))
+    state = match.evolve(None, events[0])
+    position = 1 + _expect(events, 1, match.open_events(state, seed))
+    state = match.evolve_all(state, events[1:position])
+    while position < len(events):
+        event = events[position]
+        version = event["version"]
+        if event["type"] == "seat_joined":
+            decided = _decided(version, lambda: match.join(state, event["data"]["name"], seed)[1])
+        elif event["type"] == "moved":
+            data = event["data"]
+            decided = _decided(version, lambda: match.decide(state, data["seat"], data["move"], seed, salt))
+        else:
+            raise Fault(version, f"no command produces a {event['type']!r} event here")
+        count = _expect(events, position, decided)
+        state = match.evolve_all(state, events[position:position + count])
+        position += count
+    if finished != (state["status"] == match.FINISHED):
+        raise Fault(len(events), "the log ends before the rules end the match")
+
+
+def _decided(version: int, command) -> list[dict]:
+    try:
+        return command()
+    except RuleViolation as refusal:
+        raise Fault(version, f"the rules refuse this command: {refusal.reason} ({refusal.message})") from None
+
+
+def _expect(events: list[dict], start: int, decided: list[dict]) -> int:
+    """The logged events from `start` must be exactly the decided ones; returns how many they are."""
+    for offset, expected in enumerate(decided):
+        if start + offset >= len(events):
+            raise Fault(len(events), f"the log ends where the rules add a {expected['type']!r} event")
+        logged = events[start + offset]
+        if (logged.get("type"), logged.get("data")) != (expected["type"], expected["data"]):
+            raise Fault(logged.get("version"), f"the rules give a different event here: expected a "
+                                               f"{expected['type']!r} event with other data than logged")
+    return len(decided)
+
+
+def _seat_spec(seat: dict) -> dict:
+    """The creation request that gives this logged seat."""
+    if seat.get("open"):
+        return {"open": True}
+    if seat.get("bot"):
+        return {"bot": seat["bot"], "name": seat["name"], "bot_options": seat.get("bot_options", {})}
+    return {"name": seat["name"]}
