@@ -1,8 +1,8 @@
 """The catalog: every game module by its id."""
 from domain.errors import InvalidSetup
-from domain.games import blockers, mantis
+from domain.games import blockers, flipout, mantis
 
-GAMES = {module.INFO.id: module for module in (mantis, blockers)}
+GAMES = {module.INFO.id: module for module in (mantis, blockers, flipout)}
 
 
 def get_game(game_id: str):

@@ -1,0 +1,642 @@
+"""FlipOut (seed 004; RULINGS.md "flipout"). Rules page: docs/games/flipout.md.
+
+A card has two coloured faces. Where it lies says what its faces are called:
+    in a holder      {"inner": colour, "outer": colour}   inner faces its owner, outer faces everyone else
+    in the deck      {"up": colour, "down": colour}       the top card's up face is public
+    in a score pile  {"colour": colour, "other": colour}  colour = the colour of the set it was collected in
+Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (3 with a token spent);
+an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
+"""
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from domain.errors import InvalidSetup
+from domain.protocol import Field, GameInfo, Option, next_seat, parse_move, require, validate_options
+
+# --- components -------------------------------------------------------------------------------------
+COLOURS = ("red", "yellow", "green", "blue", "purple")
+COPIES = 6  # of each of the 15 unordered colour pairs: 90 cards
+HOLDER_SIZE = 6
+SET_SIZES = (4, 5, 6)
+ACTIONS_PER_TURN = 2
+TOKENS_EACH = 3
+DEFAULT_STALL_ROUNDS = 30  # so that a match always ends: see "stall_rounds" and docs interpretation 12
+
+INFO = GameInfo(
+    id="flipout",
+    name="FlipOut",
+    min_players=2,
+    max_players=5,
+    summary="Double-sided cards: collect runs of 4-6 of one colour facing you, "
+            "and swipe the runs your opponents cannot see on their own backs.",
+    options=(
+        Option("tokens", "boolean", False,
+               "each seat gets 3 tokens; spending one buys a third action for the current turn (once per turn)"),
+        Option("stall_rounds", "integer", DEFAULT_STALL_ROUNDS,
+               "the game also ends when this many rounds in a row (every seat one turn each) pass without "
+               "any set being scored or swiped; at least 1"),
+    ),
+    actions={
+        "flip": ("turn one card of any holder around: its outer face becomes the inner face and the reverse",
+                 {"holder": Field("integer", "the seat whose holder the card is in (yours or another's)"),
+                  "place": Field("integer", "the card's place, 0-5 from the holder owner's left")}),
+        "switch": ("exchange the places of two cards in one holder (yours or another's); no card turns",
+                   {"holder": Field("integer", "the seat whose holder it is"),
+                    "first": Field("integer", "one place, 0-5"),
+                    "second": Field("integer", "another place of the same holder, 0-5")}),
+        "swap1": ("exchange one of your cards with one of another seat's; both cards turn around",
+                  {"target": Field("integer", "the other seat"),
+                   "mine": Field("integer", "your place, 0-5"),
+                   "theirs": Field("integer", "the target's place, 0-5")}),
+        "swap2": ("exchange two adjacent cards of one colour (your inner faces) with two adjacent cards of one "
+                  "colour (the target's outer faces); the card at mine goes to theirs, mine+1 to theirs+1; all turn",
+                  {"target": Field("integer", "the other seat"),
+                   "mine": Field("integer", "the left place of your pair, 0-4"),
+                   "theirs": Field("integer", "the left place of the target's pair, 0-4")}),
+        "score": ("collect the run of 4-6 adjacent same-colour inner faces in your holder, then refill to 6", {}),
+        "swipe": ("collect the run of 4-6 adjacent same-colour outer faces in another seat's holder; its leftmost "
+                  "card goes to that seat's score pile, the rest to yours; that seat refills to 6",
+                  {"target": Field("integer", "the seat whose run you take")}),
+        "draw": ("2 players only: take the deck's top card into one of your places (its hidden underside faces "
+                 "you) and put the card that was there at the bottom of the deck",
+                 {"place": Field("integer", "your place, 0-5")}),
+        "spend_token": ("tokens variant: spend a token to add a third action to this turn (once per turn); "
+                        "not itself an action", {}),
+    },
+)
+
+
+def build_deck() -> list[dict]:
+    """The 90 cards, each as it lies in the sorted deck: 6 copies of each unordered colour pair."""
+    return [{"up": a, "down": b} for a, b in combinations_with_replacement(COLOURS, 2) for _ in range(COPIES)]
+
+
+def card_kind(card: dict) -> tuple:
+    """A card whatever its orientation or place: its two colours, sorted (for conservation and counting)."""
+    return tuple(sorted(card.values()))
+
+
+# --- options ----------------------------------------------------------------------------------------
+def options(raw: dict, player_count: int) -> dict:
+    result = validate_options(INFO, raw, player_count)
+    if result["stall_rounds"] < 1:
+        raise InvalidSetup("invalid_option", "option stall_rounds must be at least 1")
+    return result
+
+
+# --- deal -------------------------------------------------------------------------------------------
+def deal(options: dict, player_count: int, rng) -> list[dict]:
+    """Shuffle, give every card a random orientation, and let each seat in turn draw 6 from the top."""
+    deck = [card if rng.below(2) else _upside_down(card) for card in rng.shuffled(build_deck())]
+    dealt = HOLDER_SIZE * player_count
+    holders = [[_drawn(card) for card in deck[seat * HOLDER_SIZE:(seat + 1) * HOLDER_SIZE]]
+               for seat in range(player_count)]
+    return [{"type": "dealt", "data": {"options": options, "holders": holders, "deck": deck[dealt:]}}]
+
+
+def _upside_down(card: dict) -> dict:
+    return {"up": card["down"], "down": card["up"]}
+
+
+def _drawn(card: dict) -> dict:
+    """A card drawn from the deck goes into a holder with its hidden underside facing the owner."""
+    return {"inner": card["down"], "outer": card["up"]}
+
+
+def _returned(card: dict) -> dict:
+    """A card put back under the deck lies as it would if just drawn (its old inner face down)."""
+    return {"up": card["outer"], "down": card["inner"]}
+
+
+def _turned(card: dict) -> dict:
+    return {"inner": card["outer"], "outer": card["inner"]}
+
+
+# --- evolve -----------------------------------------------------------------------------------------
+def evolve(state: dict | None, event: dict) -> dict:
+    kind, data = event["type"], event["data"]
+    if kind == "dealt":
+        return _opening(data)
+    return _EVOLVERS[kind](state, data)
+
+
+def _opening(data: dict) -> dict:
+    players = len(data["holders"])
+    return {"options": data["options"], "holders": data["holders"], "deck": data["deck"],
+            "score_piles": [[] for _ in range(players)],
+            "tokens": [TOKENS_EACH] * players if data["options"]["tokens"] else None,
+            "turn": 0, "actions_left": ACTIONS_PER_TURN, "token_spent": False, "turns": 0, "quiet_since": 0,
+            "finished": False, "end": None}
+
+
+def _action_done(state: dict) -> dict:
+    """One action is used; after the last one the turn passes clockwise."""
+    if state["actions_left"] > 1:
+        return {**state, "actions_left": state["actions_left"] - 1}
+    return {**state, "turn": next_seat(state["turn"], len(state["holders"])), "actions_left": ACTIONS_PER_TURN,
+            "token_spent": False, "turns": state["turns"] + 1}
+
+
+def _with_holders(holders: list[list], changed: dict[int, list]) -> list[list]:
+    return [changed.get(seat, holder) for seat, holder in enumerate(holders)]
+
+
+# The three card movements below also work on a view's holders (unknown faces None): the greedy bot uses them.
+def flip_card(holders: list[list], holder: int, place: int) -> list[list]:
+    cards = list(holders[holder])
+    cards[place] = _turned(cards[place])
+    return _with_holders(holders, {holder: cards})
+
+
+def switch_cards(holders: list[list], holder: int, first: int, second: int) -> list[list]:
+    cards = list(holders[holder])
+    cards[first], cards[second] = cards[second], cards[first]
+    return _with_holders(holders, {holder: cards})
+
+
+def swap_cards(holders: list[list], seat: int, target: int, mine: list[int], theirs: list[int]) -> list[list]:
+    """mine[i] <-> theirs[i]; every moved card turns around, so each side keeps seeing the colour it saw."""
+    own, other = list(holders[seat]), list(holders[target])
+    for m, t in zip(mine, theirs):
+        own[m], other[t] = _turned(holders[target][t]), _turned(holders[seat][m])
+    return _with_holders(holders, {seat: own, target: other})
+
+
+def _flipped(state: dict, data: dict) -> dict:
+    return _action_done({**state, "holders": flip_card(state["holders"], data["holder"], data["place"])})
+
+
+def _switched(state: dict, data: dict) -> dict:
+    first, second = data["places"]
+    return _action_done({**state, "holders": switch_cards(state["holders"], data["holder"], first, second)})
+
+
+def _swapped(state: dict, data: dict) -> dict:
+    holders = swap_cards(state["holders"], data["seat"], data["target"], data["mine"], data["theirs"])
+    return _action_done({**state, "holders": holders})
+
+
+def _taken(holders: list[list], owner: int, start: int, count: int) -> tuple[list[list], list[dict]]:
+    """Remove a run from a holder (the rest closes up to the left); returns the holders and the run."""
+    cards = holders[owner]
+    return _with_holders(holders, {owner: cards[:start] + cards[start + count:]}), cards[start:start + count]
+
+
+def collected(run: list[dict], seen: str) -> list[dict]:
+    """Cards of a set as they lie in a score pile: they count as the colour of the face the set was seen on."""
+    hidden = "outer" if seen == "inner" else "inner"
+    return [{"colour": card[seen], "other": card[hidden]} for card in run]
+
+
+def _scored(state: dict, data: dict) -> dict:
+    holders, run = _taken(state["holders"], data["seat"], data["start"], data["count"])
+    collected_cards = collected(run, "inner")
+    return _action_done({**state, "holders": holders, "quiet_since": state["turns"] + 1,
+                         "score_piles": _add_to_piles(state["score_piles"], {data["seat"]: collected_cards})})
+
+
+def _swiped(state: dict, data: dict) -> dict:
+    holders, run = _taken(state["holders"], data["target"], data["start"], data["count"])
+    cards = collected(run, "outer")  # the swiper saw the set on the outer faces
+    piles = _add_to_piles(state["score_piles"], {data["target"]: cards[:1], data["seat"]: cards[1:]})
+    return _action_done({**state, "holders": holders, "score_piles": piles, "quiet_since": state["turns"] + 1})
+
+
+def _add_to_piles(piles: list[list], added: dict[int, list]) -> list[list]:
+    return [pile + added[seat] if seat in added else pile for seat, pile in enumerate(piles)]
+
+
+def _refilled(state: dict, data: dict) -> dict:
+    owner, count = data["seat"], len(data["cards"])
+    holder = state["holders"][owner] + [_drawn(card) for card in state["deck"][:count]]
+    return {**state, "holders": _with_holders(state["holders"], {owner: holder}), "deck": state["deck"][count:]}
+
+
+def _drew(state: dict, data: dict) -> dict:
+    seat, place = data["seat"], data["place"]
+    cards = list(state["holders"][seat])
+    old, cards[place] = cards[place], _drawn(state["deck"][0])
+    return _action_done({**state, "holders": _with_holders(state["holders"], {seat: cards}),
+                         "deck": state["deck"][1:] + [_returned(old)]})
+
+
+def _token_spent(state: dict, data: dict) -> dict:
+    tokens = list(state["tokens"])
+    tokens[data["seat"]] -= 1
+    return {**state, "tokens": tokens, "actions_left": state["actions_left"] + 1, "token_spent": True}
+
+
+def _game_ended(state: dict, data: dict) -> dict:
+    holders, piles = state["holders"], state["score_piles"]
+    for collection in data["collections"]:
+        holders, run = _taken(holders, collection["seat"], collection["start"], collection["count"])
+        piles = _add_to_piles(piles, {collection["seat"]: collected(run, "inner")})
+    return {**state, "holders": holders, "score_piles": piles, "finished": True,
+            "end": {"reason": data["reason"], "seat": data["seat"]}}
+
+
+_EVOLVERS = {"flipped": _flipped, "switched": _switched, "swapped": _swapped, "scored": _scored,
+             "swiped": _swiped, "refilled": _refilled, "drew": _drew, "token_spent": _token_spent,
+             "game_ended": _game_ended}
+
+
+# --- decide -----------------------------------------------------------------------------------------
+def decide(state: dict, seat: int, move: dict, rng) -> list[dict]:
+    move = parse_move(INFO, move)
+    require(not state["finished"], "game_over", "the game is over")
+    require(seat == state["turn"], "not_your_turn", f"it is seat {state['turn']}'s turn")
+    events = _RULES[move["action"]](state, seat, move)
+    return events + _ending(state, events)
+
+
+def _decide_flip(state: dict, seat: int, move: dict) -> list[dict]:
+    holder, place = move["holder"], move["place"]
+    _check_seat(state, holder)
+    _check_place(state, holder, place)
+    after = flip_card(state["holders"], holder, place)
+    return [{"type": "flipped", "data": {"seat": seat, "holder": holder, "place": place,
+                                         "cards": [_placed(after, holder, place)]}}]
+
+
+def _decide_switch(state: dict, seat: int, move: dict) -> list[dict]:
+    holder, first, second = move["holder"], move["first"], move["second"]
+    _check_seat(state, holder)
+    _check_place(state, holder, first)
+    _check_place(state, holder, second)
+    require(first != second, "invalid_place", "switch two different places")
+    return [{"type": "switched", "data": {"seat": seat, "holder": holder, "places": [first, second]}}]
+
+
+def _decide_swap1(state: dict, seat: int, move: dict) -> list[dict]:
+    target, mine, theirs = move["target"], move["mine"], move["theirs"]
+    _check_other_seat(state, seat, target)
+    _check_place(state, seat, mine)
+    _check_place(state, target, theirs)
+    return [_swap_event(state, seat, target, [mine], [theirs])]
+
+
+def _decide_swap2(state: dict, seat: int, move: dict) -> list[dict]:
+    target, mine, theirs = move["target"], move["mine"], move["theirs"]
+    _check_other_seat(state, seat, target)
+    _check_pair_place(state, seat, mine)
+    _check_pair_place(state, target, theirs)
+    require(_same_colour_pair(state["holders"][seat], mine, "inner"), "not_same_colour",
+            f"your cards at {mine} and {mine + 1} do not show you the same colour")
+    require(_same_colour_pair(state["holders"][target], theirs, "outer"), "not_same_colour",
+            f"seat {target}'s cards at {theirs} and {theirs + 1} do not show you the same colour")
+    return [_swap_event(state, seat, target, [mine, mine + 1], [theirs, theirs + 1])]
+
+
+def _swap_event(state: dict, seat: int, target: int, mine: list[int], theirs: list[int]) -> dict:
+    after = swap_cards(state["holders"], seat, target, mine, theirs)
+    cards = [_placed(after, seat, m) for m in mine] + [_placed(after, target, t) for t in theirs]
+    return {"type": "swapped", "data": {"seat": seat, "target": target, "mine": mine, "theirs": theirs,
+                                        "cards": cards}}
+
+
+def _decide_score(state: dict, seat: int, move: dict) -> list[dict]:
+    run = find_run([card["inner"] for card in state["holders"][seat]])
+    require(run is not None, "no_set", "you see no run of 4-6 adjacent cards of one colour in your holder")
+    start, count, colour = run
+    cards = collected(state["holders"][seat][start:start + count], "inner")
+    scored = {"type": "scored", "data": {"seat": seat, "start": start, "count": count, "colour": colour,
+                                         "cards": cards}}
+    return [scored, _refill_event(evolve(state, scored), seat)]
+
+
+def _decide_swipe(state: dict, seat: int, move: dict) -> list[dict]:
+    target = move["target"]
+    _check_other_seat(state, seat, target)
+    run = find_run([card["outer"] for card in state["holders"][target]])
+    require(run is not None, "no_set", f"you see no run of 4-6 adjacent cards of one colour in seat {target}'s holder")
+    start, count, colour = run
+    cards = collected(state["holders"][target][start:start + count], "outer")
+    swiped = {"type": "swiped", "data": {"seat": seat, "target": target, "start": start, "count": count,
+                                         "colour": colour, "cards": cards}}
+    return [swiped, _refill_event(evolve(state, swiped), target)]
+
+
+def _refill_event(state: dict, owner: int) -> dict:
+    """The owner draws from the top up to 6, or what is left (then the game ends: "short")."""
+    holder, deck = state["holders"][owner], state["deck"]
+    wanted = HOLDER_SIZE - len(holder)
+    drawn = [_drawn(card) for card in deck[:wanted]]
+    cards = [{"holder": owner, "place": len(holder) + i, **card} for i, card in enumerate(drawn)]
+    rest = deck[len(drawn):]
+    return {"type": "refilled", "data": {"seat": owner, "cards": cards, "short": len(drawn) < wanted,
+                                         "deck_top": rest[0]["up"] if rest else None}}
+
+
+def _decide_draw(state: dict, seat: int, move: dict) -> list[dict]:
+    require(len(state["holders"]) == 2, "not_two_players", "drawing from the deck is a 2-player action")
+    require(bool(state["deck"]), "deck_empty", "the deck is empty")
+    _check_place(state, seat, move["place"])
+    after = evolve(state, {"type": "drew", "data": {"seat": seat, "place": move["place"]}})
+    return [{"type": "drew", "data": {"seat": seat, "place": move["place"],
+                                      "cards": [_placed(after["holders"], seat, move["place"])],
+                                      "deck_top": after["deck"][0]["up"]}}]
+
+
+def _decide_spend_token(state: dict, seat: int, move: dict) -> list[dict]:
+    require(state["tokens"] is not None, "no_tokens_variant", "this match is played without tokens")
+    require(state["tokens"][seat] > 0, "no_tokens_left", "you have no token left")
+    require(not state["token_spent"], "token_already_spent", "one token per turn")
+    return [{"type": "token_spent", "data": {"seat": seat}}]
+
+
+_RULES = {"flip": _decide_flip, "switch": _decide_switch, "swap1": _decide_swap1, "swap2": _decide_swap2,
+          "score": _decide_score, "swipe": _decide_swipe, "draw": _decide_draw,
+          "spend_token": _decide_spend_token}
+
+
+def _ending(state: dict, events: list[dict]) -> list[dict]:
+    """The game ends as soon as a seat cannot refill to 6, or when stall_rounds rounds in a row pass
+    without a set (counted at the end of a turn: the turns completed since the turn of the last set)."""
+    short = [e["data"]["seat"] for e in events if e["type"] == "refilled" and e["data"]["short"]]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    if short:
+        return [_end_event(after, "deck_exhausted", short[0])]
+    if after["turns"] - after["quiet_since"] >= after["options"]["stall_rounds"] * len(after["holders"]):
+        return [_end_event(after, "stalled", None)]
+    return []
+
+
+def _end_event(state: dict, reason: str, seat: int | None) -> dict:
+    """Every seat collects the run of 4-6 facing it, if it has one; the rest of the holders do not count."""
+    collections = []
+    for owner, holder in enumerate(state["holders"]):
+        run = find_run([card["inner"] for card in holder])
+        if run:
+            start, count, colour = run
+            collections.append({"seat": owner, "start": start, "count": count, "colour": colour,
+                                "cards": collected(holder[start:start + count], "inner")})
+    return {"type": "game_ended", "data": {"reason": reason, "seat": seat, "collections": collections}}
+
+
+def find_run(faces: list | tuple) -> tuple[int, int, str] | None:
+    """The run of 4-6 adjacent equal faces (None = unseen never counts): (start, count, colour) or None.
+    A holder has 6 places, so it holds at most one such run."""
+    start = 0
+    while start < len(faces):
+        end = start + 1
+        while end < len(faces) and faces[end] == faces[start]:
+            end += 1
+        if faces[start] is not None and end - start >= SET_SIZES[0]:
+            return start, end - start, faces[start]
+        start = end
+    return None
+
+
+def _placed(holders: list[list], holder: int, place: int) -> dict:
+    """A card as it now lies, with where it lies (redact() hides the face its viewer cannot see)."""
+    return {"holder": holder, "place": place, **holders[holder][place]}
+
+
+def _same_colour_pair(cards: list[dict], left: int, face: str) -> bool:
+    return cards[left][face] == cards[left + 1][face]
+
+
+def _check_seat(state: dict, holder: int) -> None:
+    require(0 <= holder < len(state["holders"]), "invalid_target", f"there is no seat {holder}")
+
+
+def _check_other_seat(state: dict, seat: int, target: int) -> None:
+    require(0 <= target < len(state["holders"]) and target != seat, "invalid_target",
+            "name another seat of this match")
+
+
+def _check_place(state: dict, holder: int, place: int) -> None:
+    require(0 <= place < len(state["holders"][holder]), "invalid_place", f"places are 0 to {HOLDER_SIZE - 1}")
+
+
+def _check_pair_place(state: dict, holder: int, left: int) -> None:
+    require(0 <= left < len(state["holders"][holder]) - 1, "invalid_place",
+            f"a pair starts at a place from 0 to {HOLDER_SIZE - 2}")
+
+
+# --- legal moves and whose turn ---------------------------------------------------------------------
+def legal_moves(state: dict, seat: int) -> list[dict]:
+    """Every distinct move: a switch is listed once per unordered pair of places (first < second), a swap2
+    once per pair of left places whose faces match as the actor sees them."""
+    if seat not in to_act(state):
+        return []
+    holders, players = state["holders"], len(state["holders"])
+    others = [other for other in range(players) if other != seat]
+    moves = [{"action": "flip", "holder": h, "place": p} for h in range(players) for p in range(len(holders[h]))]
+    moves += [{"action": "switch", "holder": h, "first": a, "second": b}
+              for h in range(players) for a in range(len(holders[h])) for b in range(a + 1, len(holders[h]))]
+    moves += [{"action": "swap1", "target": t, "mine": m, "theirs": p}
+              for t in others for m in range(len(holders[seat])) for p in range(len(holders[t]))]
+    my_pairs = _pair_places(holders[seat], "inner")
+    moves += [{"action": "swap2", "target": t, "mine": m, "theirs": p}
+              for t in others for p in _pair_places(holders[t], "outer") for m in my_pairs]
+    if find_run([card["inner"] for card in holders[seat]]):
+        moves.append({"action": "score"})
+    moves += [{"action": "swipe", "target": t} for t in others if find_run([card["outer"] for card in holders[t]])]
+    if players == 2 and state["deck"]:
+        moves += [{"action": "draw", "place": p} for p in range(len(holders[seat]))]
+    if state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]:
+        moves.append({"action": "spend_token"})
+    return moves
+
+
+def _pair_places(cards: list[dict], face: str) -> list[int]:
+    return [left for left in range(len(cards) - 1) if _same_colour_pair(cards, left, face)]
+
+
+def to_act(state: dict) -> list[int]:
+    return [] if state["finished"] else [state["turn"]]
+
+
+# --- what each seat may see -------------------------------------------------------------------------
+def view(state: dict, seat: int | None) -> dict:
+    deck = state["deck"]
+    return {
+        "options": state["options"],
+        "holders": [[_seen(card, owner, seat) for card in holder] for owner, holder in enumerate(state["holders"])],
+        "deck": {"count": len(deck), "top": deck[0]["up"] if deck else None},
+        "score_piles": state["score_piles"],
+        "tokens": state["tokens"],
+        "turn": state["turn"],
+        "actions_left": state["actions_left"],
+        "token_spent": state["token_spent"],
+        "turns": state["turns"],
+        "quiet_since": state["quiet_since"],
+        "finished": state["finished"],
+        "end": state["end"],
+    }
+
+
+def _seen(card: dict, owner: int, seat: int | None) -> dict:
+    """The owner sees the inner face only; everyone else (spectators too) the outer face only."""
+    if owner == seat:
+        return {"inner": card["inner"], "outer": None}
+    return {"inner": None, "outer": card["outer"]}
+
+
+def redact(event: dict, seat: int | None) -> dict:
+    data = event["data"]
+    if event["type"] == "dealt":
+        holders = [[_seen(card, owner, seat) for card in holder] for owner, holder in enumerate(data["holders"])]
+        deck = [{"up": data["deck"][0]["up"], "down": None}] + [None] * (len(data["deck"]) - 1) if data["deck"] else []
+        return {**event, "data": {**data, "holders": holders, "deck": deck}}
+    if event["type"] in ("flipped", "swapped", "refilled", "drew"):
+        cards = [{"holder": c["holder"], "place": c["place"], **_seen(c, c["holder"], seat)} for c in data["cards"]]
+        return {**event, "data": {**data, "cards": cards}}
+    return event  # switches, tokens, and collected sets (shown to everyone) hide nothing
+
+
+# --- the result -------------------------------------------------------------------------------------
+def outcome(state: dict) -> dict | None:
+    if not state["finished"]:
+        return None
+    piles = state["score_piles"]
+    rank = {seat: (len(pile), _most_of_one_colour(pile)) for seat, pile in enumerate(piles)}
+    best = max(rank.values())
+    return {"winners": [seat for seat, r in rank.items() if r == best],
+            "scores": {str(seat): len(pile) for seat, pile in enumerate(piles)}}
+
+
+def _most_of_one_colour(pile: list[dict]) -> int:
+    """The tie-break: the most cards of any one colour, each card counting as the colour of its set."""
+    counts = Counter(card["colour"] for card in pile)
+    return max(counts.values(), default=0)
+
+
+# --- bots -------------------------------------------------------------------------------------------
+def determinize(view: dict, seat: int, rng) -> dict:
+    """A full state consistent with the view: every half-seen card (holders, deck top) gets a hidden face
+    from a card the seat cannot account for, the rest of those cards form the deck below the top."""
+    pool = Counter(card_kind(card) for card in build_deck())
+    pool.subtract(card_kind(card) for pile in view["score_piles"] for card in pile)
+    unseen = [kind for kind, n in pool.items() for _ in range(n)]
+    slots = [(owner, place, card["inner"] if owner == seat else card["outer"])
+             for owner, holder in enumerate(view["holders"]) for place, card in enumerate(holder)]
+    if view["deck"]["count"]:
+        slots.append((None, 0, view["deck"]["top"]))
+    assigned = _match_faces([face for _, _, face in slots], unseen, rng)
+    holders = [list(holder) for holder in view["holders"]]
+    deck_top = []
+    for (owner, place, face), index in zip(slots, assigned):
+        hidden = _other_face(unseen[index], face)
+        if owner is None:
+            deck_top = [{"up": face, "down": hidden}]
+        elif owner == seat:
+            holders[owner][place] = {"inner": face, "outer": hidden}
+        else:
+            holders[owner][place] = {"inner": hidden, "outer": face}
+    used = set(assigned)
+    rest = [unseen[i] for i in range(len(unseen)) if i not in used]
+    rng.shuffle(rest)
+    deck = deck_top + [{"up": a, "down": b} if rng.random() < 0.5 else {"up": b, "down": a} for a, b in rest]
+    return {"options": view["options"], "holders": holders, "deck": deck,
+            "score_piles": [list(pile) for pile in view["score_piles"]], "tokens": view["tokens"],
+            "turn": view["turn"], "actions_left": view["actions_left"], "token_spent": view["token_spent"],
+            "turns": view["turns"], "quiet_since": view["quiet_since"], "finished": view["finished"],
+            "end": view["end"]}
+
+
+def _other_face(kind: tuple, face: str) -> str:
+    return kind[1] if kind[0] == face else kind[0]
+
+
+def _match_faces(faces: list[str], unseen: list[tuple], rng) -> list[int]:
+    """A random perfect matching of known faces to unseen cards that carry them (augmenting paths, so it
+    never gets stuck when the true state shows one exists)."""
+    candidates = []
+    for face in faces:
+        fitting = [i for i, kind in enumerate(unseen) if face in kind]
+        rng.shuffle(fitting)
+        candidates.append(fitting)
+    holder_of: dict[int, int] = {}
+    order = list(range(len(faces)))
+    rng.shuffle(order)
+    for slot in order:
+        if not _augment(slot, candidates, holder_of, set()):
+            raise ValueError("the view is inconsistent with the deck")
+    assigned = [0] * len(faces)
+    for card, slot in holder_of.items():
+        assigned[slot] = card
+    return assigned
+
+
+def _augment(slot: int, candidates: list[list[int]], holder_of: dict[int, int], tried: set) -> bool:
+    for card in candidates[slot]:
+        if card in tried:
+            continue
+        tried.add(card)
+        if card not in holder_of or _augment(holder_of[card], candidates, holder_of, tried):
+            holder_of[card] = slot
+            return True
+    return False
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+    """One action ahead: take a set when there is one (the biggest), else the move whose result, as far as
+    this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
+    most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
+    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
+    holders = view["holders"]
+    takes = [_take(cards, owner == seat) for owner, cards in enumerate(holders)]
+    window = _best_window(holders[seat])
+    weight = 10 if view["actions_left"] > 1 else 4  # a set I can take with my next action is surest
+
+    def value(move: dict) -> float:
+        action = move["action"]
+        if action == "score":
+            return 100.5 + takes[seat]  # above a swipe of as many cards: a swipe feeds its victim one
+        if action == "swipe":
+            return 100 + takes[move["target"]]
+        if action == "spend_token":
+            return 200 if (max(takes) and view["actions_left"] == 1) or view["deck"]["count"] <= 12 else -100
+        after, changed = _imagined(holders, seat, move)
+        best = max(_take(after[h], h == seat) if h in changed else take for h, take in enumerate(takes))
+        return weight * best + (_best_window(after[seat]) if seat in changed else window)
+
+    return max(moves, key=lambda move: (value(move), rng.random()))
+
+
+def _imagined(holders: list[list], seat: int, move: dict) -> tuple[list[list], tuple]:
+    """The holders after a move as this seat would see them (a face it cannot know stays None), and the
+    seats whose holders changed."""
+    action = move["action"]
+    if action == "flip":
+        return flip_card(holders, move["holder"], move["place"]), (move["holder"],)
+    if action == "switch":
+        return switch_cards(holders, move["holder"], move["first"], move["second"]), (move["holder"],)
+    if action == "swap1":
+        return swap_cards(holders, seat, move["target"], [move["mine"]], [move["theirs"]]), (seat, move["target"])
+    if action == "swap2":
+        mine, theirs = move["mine"], move["theirs"]
+        return swap_cards(holders, seat, move["target"], [mine, mine + 1], [theirs, theirs + 1]), (seat, move["target"])
+    cards = list(holders[seat])  # draw: the new inner face is unknown until drawn
+    cards[move["place"]] = {"inner": None, "outer": None}
+    return _with_holders(holders, {seat: cards}), (seat,)
+
+
+def _take(cards: list[dict], mine: bool) -> int:
+    """How many cards a set in this holder would give me: my own run, or another seat's visible run less one."""
+    return _take_of(tuple(c["inner" if mine else "outer"] for c in cards), mine)
+
+
+@lru_cache(maxsize=1 << 16)
+def _take_of(faces: tuple, mine: bool) -> int:
+    run = find_run(faces)
+    return 0 if run is None else run[1] if mine else run[1] - 1
+
+
+def _best_window(cards: list[dict]) -> int:
+    """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
+    return _window_of(tuple(c["inner"] for c in cards))
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_of(faces: tuple) -> int:
+    best = 0
+    for start in range(len(faces) - SET_SIZES[0] + 1):
+        window = faces[start:start + SET_SIZES[0]]
+        best = max([best] + [window.count(face) for face in set(window) if face is not None])
+    return best
