@@ -1,8 +1,8 @@
 """The catalog: every game module by its id."""
 from domain.errors import InvalidSetup
-from domain.games import blockers, flipout, mantis
+from domain.games import blockers, flipout, mantis, ninestax
 
-GAMES = {module.INFO.id: module for module in (mantis, blockers, flipout)}
+GAMES = {module.INFO.id: module for module in (mantis, blockers, ninestax, flipout)}
 
 
 def get_game(game_id: str):
