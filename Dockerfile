@@ -10,6 +10,7 @@ COPY service service
 COPY api api
 COPY workers workers
 COPY bootstrap bootstrap
+COPY cli cli
 RUN pip install --no-cache-dir .
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000

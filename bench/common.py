@@ -48,3 +48,32 @@ def gunicorn(app: str, redis_url: str, workers: int):
 def median(values):
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
+
+
+def play_random(service, game: str, players: int, seed: str, stop_at: int | None = None, options=None) -> dict:
+    """Creates a match of human seats and plays random legal moves through the service until it is
+    finished (or reaches version `stop_at`); returns the match as a spectator sees it."""
+    import random
+    pick = random.Random(seed)
+    created = service.create(game, options or {}, [{"name": f"p{i}"} for i in range(players)], seed=seed)
+    tokens = [seat["token"] for seat in created["seats"]]
+    current = created
+    while current["status"] == "active" and (stop_at is None or current["version"] < stop_at):
+        seat = pick.choice(current["to_act"])
+        legal = service.legal_moves(created["id"], tokens[seat])
+        service.move(created["id"], tokens[seat], pick.choice(legal["moves"]), legal["version"])
+        current = service.get(created["id"], None)
+    return current
+
+
+def long_match(service, events: int, finished: bool):
+    """A real match of at least `events` events (finished, if asked), from random play. Returns the match
+    and how to play it again: (match, (game, players, seed, options))."""
+    candidates = [("flipout", 2, {"stall_rounds": 60}), ("blockers", 4, {}), ("flipout", 3, {"stall_rounds": 60})]
+    for attempt in range(20):
+        game, players, options = candidates[attempt % len(candidates)]
+        recipe = (game, players, f"long-{attempt}", options)
+        played = play_random(service, game, players, recipe[2], None if finished else events, options)
+        if played["version"] >= events and (played["status"] == "finished" or not finished):
+            return played, recipe
+    raise RuntimeError(f"no random match reached {events} events")
