@@ -27,10 +27,18 @@ def sweep(service: MatchService, queue: Queue, stall_after: float) -> list[str]:
         job_id = bot_job_id(match_id, seat, version)
         job = Job.fetch(job_id, connection=queue.connection) if Job.exists(job_id, queue.connection) else None
         if job is not None:
-            if job.get_status() in WAITING:
+            if _waiting(queue, job):
                 continue  # a backlog, not a crash
             job.delete()
         RqBotScheduler(queue).schedule(match_id, seat, version)
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
         requeued.append(job_id)
     return requeued
+
+
+def _waiting(queue: Queue, job: Job) -> bool:
+    """Queued and really still in the queue: a worker killed right after taking a job off the queue
+    (RQ moves it to an intermediate list first) leaves it marked queued but in no queue."""
+    if job.get_status() not in WAITING:
+        return False
+    return job.get_status() != JobStatus.QUEUED or queue.connection.lpos(queue.key, job.id) is not None

@@ -114,8 +114,12 @@ def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_
     job = Job.fetch(bot_job_id(created["id"], 0, 2), connection=queue.connection)
     now[0] += 30
     assert sweep(service, queue, stall_after=5) == []  # still waiting in the queue: a backlog, not a crash
+    queue.remove(job)  # a worker took it off the queue and died before marking it started
+    queue.connection.delete("cr:janitor:lock")
+    assert sweep(service, queue, stall_after=5) == [job.id]
+    job = Job.fetch(job.id, connection=queue.connection)
     queue.remove(job)
-    job.set_status(JobStatus.STARTED)  # a worker took it and died
+    job.set_status(JobStatus.STARTED)  # a worker took it, started it, and died
     queue.connection.delete("cr:janitor:lock")
     assert sweep(service, queue, stall_after=5) == [job.id]
     SimpleWorker([queue], connection=queue.connection).work(burst=True)

@@ -1,0 +1,65 @@
+"""Workers killed with SIGKILL in the middle of all-bot matches: every turn is still played, once."""
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import redis
+from rq import Queue
+
+from eventstore.redis_store import RedisEventStore
+from service.audit import verify_log
+from service.matches import MatchService
+from workers.scheduler import RqBotScheduler
+
+pytestmark = pytest.mark.e2e
+MATCHES = [("mantis", [{"bot": "random"}] * 3), ("mantis", [{"bot": "greedy"}, {"bot": "random"}]),
+           ("blockers", [{"bot": "greedy"}, {"bot": "random"}]), ("flipout", [{"bot": "greedy"}] * 2),
+           ("9stax", [{"bot": "random"}, {"bot": "greedy"}]), ("mantis", [{"bot": "greedy"}] * 4)]
+
+
+def stuck(service, ids):
+    matches = [service.get(i, None) for i in ids]
+    return [(m["game"], m["version"], m["to_act"]) for m in matches if m["status"] != "finished"]
+
+
+def start_worker(env, log):
+    return subprocess.Popen([sys.executable, "-m", "bootstrap.worker"], env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def test_every_match_finishes_with_a_verified_log_although_workers_are_killed_mid_job(redis_url, tmp_path):
+    queue_name = f"bots-crash-{os.getpid()}"
+    env = {**os.environ, "REDIS_URL": redis_url, "QUEUE": queue_name, "STALL_AFTER": "2", "JANITOR_EVERY": "0.5"}
+    log_path = tmp_path / "workers.log"
+    store = RedisEventStore(redis.Redis.from_url(redis_url, decode_responses=True))
+    service = MatchService(store, RqBotScheduler(Queue(queue_name, connection=redis.Redis.from_url(redis_url))))
+    with log_path.open("w") as log:
+        workers = [start_worker(env, log) for _ in range(2)]
+        ids = [service.create(game, {}, seats, seed=f"crash-{i}")["id"] for i, (game, seats) in enumerate(MATCHES)]
+        kills, chaos = 0, random.Random(7)
+        try:
+            deadline = time.monotonic() + 120
+            while any(service.get(i, None)["status"] != "finished" for i in ids):
+                assert time.monotonic() < deadline, f"a bot turn was lost: {stuck(service, ids)}"
+                if kills < 12:
+                    time.sleep(chaos.uniform(0.1, 0.4))
+                    victim = chaos.randrange(len(workers))
+                    workers[victim].send_signal(signal.SIGKILL)
+                    workers[victim].wait()
+                    workers[victim] = start_worker(env, log)
+                    kills += 1
+                else:
+                    time.sleep(0.2)
+        finally:
+            for worker in workers:
+                worker.kill()
+                worker.wait()
+    for match_id in ids:
+        verdict = verify_log(store.read(match_id))
+        assert verdict.ok and verdict.complete, verdict.summary()
+    assert kills == 12
+    recovered = log_path.read_text().count("re-enqueued the stalled bot turn")
+    print(f"{kills} kills, {recovered} turns recovered by the janitor")
