@@ -36,6 +36,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536)
                                                       "description": "the seat token from creating or joining"})
     for game in GAMES.values():
         api.spec.components.schema(f"{_schema_name(game.INFO.id)}Move", move_schema(game.INFO))
+        api.spec.components.schema(f"{_schema_name(game.INFO.id)}View", view_schema(game.INFO))
     for blueprint in (games, bots, matches, health):
         api.register_blueprint(blueprint)
     errors.register(app)
@@ -55,6 +56,12 @@ def move_schema(info) -> dict:
                              "required": ["action", *[n for n, f in fields.items() if f.required]],
                              "additionalProperties": False})
     return {"description": f"a move in {info.name}", "oneOf": alternatives}
+
+
+def view_schema(info) -> dict:
+    """What a seat sees of a game (the `view` of a match), field by field; details in docs/games."""
+    return {"type": "object", "description": f"the view of a {info.name} match (docs/games/{info.id}.md)",
+            "properties": {name: {"description": meaning} for name, meaning in info.view.items()}}
 
 
 def _schema_name(game_id: str) -> str:

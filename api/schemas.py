@@ -85,7 +85,7 @@ class Match(Schema):
     you = fields.Integer(allow_none=True, metadata={"description": "your seat (from your token), or null"})
     commitment = fields.String(metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
     seed_source = fields.String(metadata={"enum": ["server", "client"]})
-    view = fields.Raw(allow_none=True, metadata={"description": "what you may see; per game, see docs/games"})
+    view = fields.Raw(allow_none=True, metadata={"description": "what you may see: the game's <Game>View schema"})
     full_state = fields.Raw(metadata={"description": "GET .../state?full=true of a finished match: everything"})
 
 

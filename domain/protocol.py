@@ -56,6 +56,7 @@ class GameInfo:
     summary: str
     options: tuple[Option, ...] = ()
     actions: dict[str, tuple[str, dict[str, Field]]] = field(default_factory=dict)  # action -> (doc, fields)
+    view: dict[str, str] = field(default_factory=dict)  # every field of view(), with what it means
 
     def catalog_entry(self) -> dict:
         return {

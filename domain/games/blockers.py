@@ -45,6 +45,26 @@ INFO = GameInfo(
                    {}),
         "pass": ("pass without playing or drawing; only when you cannot take a card", {}),
     },
+    view={
+        "players": "seats, and games in the match (= seats)",
+        "games": "seats, and games in the match (= seats)",
+        "match_first": "the seat that started game 1",
+        "game": "the current game (0-based) and the seat that started it",
+        "first": "the current game (0-based) and the seat that started it",
+        "turn": "the seat to act, and how many seats have passed in a row",
+        "passes": "the seat to act, and how many seats have passed in a row",
+        "finished": "the match is over",
+        "grid": "'{place: card or null}' for all 16 places (null = empty)",
+        "deck": "the number of Victory cards left in the deck (its order is seen by nobody)",
+        "stacks": "every seat's stack, bottom first; a played Kicker sits in it where it was played",
+        "kickers": "per seat: your own Kicker (played or not), every played Kicker, otherwise 'null'",
+        "kicker_played": "per seat: whether its Kicker has been played this game",
+        "hands": "per seat: your own hand; any other hand as '[null, …]' (its size)",
+        "hand_decks": "per seat: the number of cards in its hand deck (order unknown to everyone, owner included)",
+        "played": "per seat: its played hand cards, in the order played (public)",
+        "scores": "per finished game: '[score per seat]'",
+        "totals": "per seat: the sum of 'scores'",
+    },
 )
 
 

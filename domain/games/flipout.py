@@ -64,6 +64,20 @@ INFO = GameInfo(
         "spend_token": ("tokens variant: spend a token to add a third action to this turn (once per turn); "
                         "not itself an action", {}),
     },
+    view={
+        "options": "'{tokens, stall_rounds}'",
+        "holders": "per seat, per place '{inner, outer}': your own holder shows 'inner' only ('outer' is 'null'), every other holder 'outer' only ('inner' is 'null'). A spectator sees every outer face and no inner face",
+        "deck": "'{count, top}': the number of cards and the up face of the top card ('null' when empty)",
+        "score_piles": "per seat, the collected cards (public: sets are shown when collected); their sizes are the scores",
+        "tokens": "tokens left per seat, or 'null' without the variant",
+        "turn": "the seat to act, its actions left this turn, whether it spent a token this turn",
+        "actions_left": "the seat to act, its actions left this turn, whether it spent a token this turn",
+        "token_spent": "the seat to act, its actions left this turn, whether it spent a token this turn",
+        "turns": "turns completed; the first turn after the last set (for the stall end)",
+        "quiet_since": "turns completed; the first turn after the last set (for the stall end)",
+        "finished": "whether the game is over; '{reason: \"deck_exhausted\" | \"stalled\", seat}' ('seat': who could not refill)",
+        "end": "whether the game is over; '{reason: \"deck_exhausted\" | \"stalled\", seat}' ('seat': who could not refill)",
+    },
 )
 
 

@@ -29,6 +29,15 @@ INFO = GameInfo(
         "steal": ("flip the draw pile's top card into another seat's tank",
                   {"target": Field("integer", "the seat whose tank the card is flipped into")}),
     },
+    view={
+        "edition": "'classic' or 'compact'",
+        "draw_pile": "'{count, top_back}': the number of cards left and the three colours on the back of the top card",
+        "tanks": "per seat, its tank: every card '{back, front}' (tanks are public)",
+        "score_piles": "per seat, the number of cards in its score pile (the colours are not public)",
+        "own_score_pile": "your own score pile's cards; 'null' for a spectator",
+        "turn": "the seat whose turn it is",
+        "target": "the score-pile size that wins: 10, or 15 with 2 players",
+    },
 )
 
 

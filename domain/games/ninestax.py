@@ -68,6 +68,23 @@ INFO = GameInfo(
                       "own_card": Field("integer", "the card's position in your held stack")}),
         "end_peek": ("after a Peek: hand the stack back without exchanging", {}),
     },
+    view={
+        "players": "number of seats",
+        "stacks": "per seat, per position, the stack's cards; a card the viewer may not see is 'null' (lengths are real, so stack and card counts are public)",
+        "held": "per seat, the position it holds (public: everyone sees which stack a player picks up)",
+        "cards_left": "per seat, its number of cards",
+        "draw_pile": "the number of cards in the draw pile",
+        "discard_pile": "'{count, top}': the top card is public, the rest is not shown",
+        "lead": "the card to match, or 'null' when any card may be played (game start, after a Free Discard, during a Color Shift)",
+        "direction": "'1' or '-1'",
+        "turn": "the seat whose turn it is (during windows and follow-up steps, 'to_act' says who answers)",
+        "turns": "turns played so far and the limit",
+        "max_turns": "turns played so far and the limit",
+        "immunity": "per seat, 'true' while its tile is unused",
+        "reveal": "'null' or '{stack, revealer, immune: [seats]}': the revealed position, the exempt revealer, and seats that used immunity against it",
+        "pending": "the pending step (see the table above) with its public data; in a 'drawn' step 'card' is 'null' except for the drawer",
+        "winners": "'null' while the game goes on",
+    },
 )
 
 STEP_ACTIONS = {  # pending kind -> the actions that answer it

@@ -62,3 +62,17 @@ def test_a_seat_that_is_not_to_act_is_refused(game):
     some_move = match.legal_moves(state, match.to_act(state)[0])[0]
     with pytest.raises(IllegalMove):
         game.decide(state["game_state"], idle, some_move, Rng.derive("x", "y"))
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_the_view_has_exactly_the_documented_fields_in_the_catalog_and_the_rules_page(game):
+    import pathlib
+    import re
+    page = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "games" / f"{game.__name__.split('.')[-1]}.md")
+    table = page.read_text().split("## View", 1)[1].split("\n## ", 1)[0]
+    documented = {name for row in table.splitlines() if row.startswith("| `")
+                  for name in re.findall(r"`([a-z_]+)`", row.split(" | ")[0])}
+    assert documented == set(game.INFO.view)
+    state, _ = next(random_match(game.INFO.id, game.INFO.min_players, "view-fields"))
+    for seat in (None, 0):
+        assert set(match.view(state, seat)) == set(game.INFO.view)
