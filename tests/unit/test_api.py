@@ -176,3 +176,16 @@ def test_bad_reads_get_a_4xx_with_a_reason(client, created):
     assert_error(client.get("/v1/matches?game=chess"), 422, "unknown_game")
     assert_error(client.post(f"{match_url}/join", json={}), 422)
     assert_error(client.post(f"{match_url}/join", json={"name": "x" * 41}), 422)
+
+
+def test_an_unexpected_failure_is_a_500_in_the_one_error_shape():
+    from eventstore.memory import InMemoryEventStore
+
+    class BrokenStore(InMemoryEventStore):
+        def load(self, match_id, upto=None):
+            raise RuntimeError("disk on fire")
+
+    client = make_client(store=BrokenStore())
+    created = client.post("/v1/matches", json=THREE).get_json()
+    body = assert_error(client.get(f"/v1/matches/{created['id']}"), 500, "internal_error")
+    assert "disk" not in body["message"]
