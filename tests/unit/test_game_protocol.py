@@ -76,3 +76,18 @@ def test_the_view_has_exactly_the_documented_fields_in_the_catalog_and_the_rules
     state, _ = next(random_match(game.INFO.id, game.INFO.min_players, "view-fields"))
     for seat in (None, 0):
         assert set(match.view(state, seat)) == set(game.INFO.view)
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_a_determinized_state_shows_the_seat_exactly_its_view_and_plays_on(game):
+    import random
+    pick = random.Random(11)
+    for step, (state, _) in enumerate(random_match(game.INFO.id, game.INFO.min_players, "determinize")):
+        if state["status"] != "active" or step % 7:
+            continue
+        for seat in range(game.INFO.min_players):
+            seen = match.view(state, seat)
+            sample = game.determinize(seen, seat, pick)
+            assert game.view(sample, seat) == seen
+            actor = game.to_act(sample)[0]
+            game.decide(sample, actor, pick.choice(game.legal_moves(sample, actor)), Rng.derive("x", "y"))
