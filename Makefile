@@ -29,8 +29,8 @@ openapi: $(STAMP)
 	FLASK_APP=bootstrap:build_docs_app $(BIN)/flask openapi write --format=yaml openapi.yaml
 
 bench: $(STAMP)
-	$(BIN)/python bench/load_time.py
-	$(BIN)/python bench/http_moves.py
+	cd bench && ../$(BIN)/python load_time.py && ../$(BIN)/python http_moves.py && ../$(BIN)/python audit_time.py \
+	  && ../$(BIN)/python bot_service.py && ../$(BIN)/python bots.py
 
 clean:
 	rm -rf $(VENV) var

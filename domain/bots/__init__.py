@@ -4,6 +4,7 @@ where options are the bot kind's options, filled in and checked by `bot_options`
 from dataclasses import dataclass
 from typing import Callable
 
+from domain.bots.ismcts import OPTIONS as ISMCTS_OPTIONS, ismcts_policy
 from domain.errors import InvalidSetup
 from domain.protocol import Option, describe_option, fill_options
 
@@ -32,6 +33,8 @@ BOTS = {kind.id: kind for kind in (
     BotKind("random", "uniform over the legal moves", random_policy),
     BotKind("greedy", "one move ahead: the move with the best expected immediate gain, by a heuristic "
                       "written for each game from its rules", greedy_policy),
+    BotKind("ismcts", "Information-Set Monte Carlo Tree Search: searches samples of the hidden cards "
+                      "consistent with its view (see docs/bots.md)", ismcts_policy, options=ISMCTS_OPTIONS),
 )}
 
 

@@ -1,0 +1,205 @@
+"""How strong the bots are: seeded matches in memory through domain.match (no Redis, no HTTP).
+
+For every game in domain.games.GAMES, at 2 players and at the game's most players, two pairings:
+    greedy vs random, ismcts vs greedy
+One seat is the tested bot and every other seat the opponent; match i puts the tested bot in seat
+i mod players (seats rotated, so every seat is tested equally often when --matches is a multiple of the
+player count). The tested bot's win share in a match is 1/len(winners) if it is a winner, else 0; the
+table gives its mean with a 95% Wilson interval, and the even-strength share 1/players to compare with.
+Every match is reproducible: its seed is "bots:<game>:<players>:<tested>-<opponent>:<i>", and the ismcts
+bot runs on an iteration budget only (--budget-ms defaults to the maximum), so the machine's load does
+not change a move.
+
+    .venv/bin/python bench/bots.py --matches 4 --iterations 30             # a smoke run, about 2 minutes
+    .venv/bin/python bench/bots.py                                         # 40 matches a cell, 100 iterations
+    .venv/bin/python bench/bots.py --games mantis --matches 120            # one game, more matches
+    .venv/bin/python bench/bots.py --turn-times 12                         # default ismcts turn times
+"""
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domain import match  # noqa: E402
+from domain.bots import BOTS, bot_options  # noqa: E402
+from domain.bots.ismcts import search  # noqa: E402
+from domain.games import GAMES  # noqa: E402
+from domain.rng import Rng  # noqa: E402
+
+PAIRINGS = (("greedy", "random"), ("ismcts", "greedy"))
+SALT = "bench-salt"
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (a win share of ties counts as a fraction)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def player_counts(game, wanted: str) -> list[int]:
+    counts = {"2": [2], "max": [game.INFO.max_players], "both": [2, game.INFO.max_players]}[wanted]
+    return sorted({n for n in counts if game.INFO.min_players <= n <= game.INFO.max_players})
+
+
+def play_match(job: tuple) -> tuple:
+    """One seeded match; (cell, tested bot's win share, seconds per ismcts move, ismcts moves)."""
+    game_id, players, tested, opponent, index, options = job
+    seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index}"
+    tested_seat = index % players
+    seats = [{"bot": tested if s == tested_seat else opponent} for s in range(players)]
+    for spec in seats:
+        if options.get(spec["bot"]):
+            spec["bot_options"] = options[spec["bot"]]
+    log = match.create(game_id, {}, seats, match.commitment(seed, SALT), "bench")
+    state = match.evolve_all(None, log)
+    state = match.evolve_all(state, match.open_events(state, seed))
+    game = GAMES[game_id]
+    search_seconds, searched = 0.0, 0
+    while state["status"] == match.ACTIVE:
+        seat = match.to_act(state)[0]
+        spec = state["seats"][seat]
+        rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
+        started = time.perf_counter()
+        move = BOTS[spec["bot"]].policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng,
+                                        **spec.get("bot_options", {}))
+        if spec["bot"] == "ismcts":
+            search_seconds += time.perf_counter() - started
+            searched += 1
+        state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+    winners = state["result"]["winners"]
+    share = 1 / len(winners) if tested_seat in winners else 0.0
+    return (game_id, players, tested, opponent), share, search_seconds, searched
+
+
+def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
+              pairings: tuple = PAIRINGS) -> list[dict]:
+    jobs = [(game_id, players, tested, opponent, i, options)
+            for game_id in games for players in player_counts(GAMES[game_id], counts)
+            for tested, opponent in pairings for i in range(matches)]
+    cells: dict[tuple, dict] = {}
+    started = time.perf_counter()
+    with multiprocessing.Pool(processes) as pool:
+        for done, (cell, share, seconds, searched) in enumerate(pool.imap_unordered(play_match, jobs, chunksize=1), 1):
+            row = cells.setdefault(cell, {"shares": [], "seconds": 0.0, "searched": 0})
+            row["shares"].append(share)
+            row["seconds"] += seconds
+            row["searched"] += searched
+            if done % max(1, len(jobs) // 20) == 0:
+                print(f"  {done}/{len(jobs)} matches, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    rows = []
+    for game_id in games:
+        for players in player_counts(GAMES[game_id], counts):
+            for tested, opponent in pairings:
+                row = cells[(game_id, players, tested, opponent)]
+                n, wins = len(row["shares"]), sum(row["shares"])
+                low, high = wilson(wins, n)
+                rows.append({"game": game_id, "players": players, "tested": tested, "opponent": opponent,
+                             "matches": n, "share": wins / n, "low": low, "high": high, "even": 1 / players,
+                             "ms_per_move": 1000 * row["seconds"] / row["searched"] if row["searched"] else None})
+    return rows
+
+
+def verdict(row: dict) -> str:
+    if row["low"] > row["even"]:
+        return "better"
+    if row["high"] < row["even"]:
+        return "worse"
+    return "not separated"
+
+
+def print_table(rows: list[dict]) -> None:
+    print("| game | players | tested vs opponent | matches | tested win share [95% CI] | even share | verdict "
+          "| ms per ismcts move |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        ms = f"{r['ms_per_move']:.0f}" if r["ms_per_move"] is not None else "-"
+        print(f"| {r['game']} | {r['players']} | {r['tested']} vs {r['opponent']} | {r['matches']} "
+              f"| {r['share']:.3f} [{r['low']:.3f}, {r['high']:.3f}] | {r['even']:.3f} | {verdict(r)} | {ms} |")
+
+
+# --- turn times -------------------------------------------------------------------------------------
+def positions(game_id: str, players: int, count: int, seed: str) -> list[tuple]:
+    """Mid-game positions (view, seat, moves) with a choice to make, from random matches."""
+    pick = random.Random(seed)
+    found = []
+    match_no = 0
+    while len(found) < count:
+        match_seed = f"{seed}:{match_no}"
+        match_no += 1
+        log = match.create(game_id, {}, [{"bot": "random"}] * players, "c", "bench")
+        state = match.evolve_all(None, log)
+        state = match.evolve_all(state, match.open_events(state, match_seed))
+        candidates = []
+        while state["status"] == match.ACTIVE:
+            seat = match.to_act(state)[0]
+            moves = match.legal_moves(state, seat)
+            if len(moves) > 1:
+                candidates.append((match.view(state, seat), seat, moves))
+            state = match.evolve_all(state, match.decide(state, seat, pick.choice(moves), match_seed, SALT))
+        found += pick.sample(candidates, min(len(candidates), max(1, count // 3), count - len(found)))
+    return found
+
+
+def turn_times(games: list[str], count: int, counts: str) -> None:
+    """The default ismcts turn (its default options) at positions from random matches, one process."""
+    defaults = bot_options("ismcts", {})
+    print(f"default ismcts options: {defaults}")
+    print("| game | players | positions | turn ms median | turn ms max | iterations median | iterations min |")
+    print("|---|---|---|---|---|---|---|")
+    for game_id in games:
+        game = GAMES[game_id]
+        for players in player_counts(game, counts):
+            times, iterations = [], []
+            for i, (view, seat, moves) in enumerate(positions(game_id, players, count, f"turns:{game_id}:{players}")):
+                started = time.perf_counter()
+                _, stats = search(game, view, seat, moves, random.Random(i), **defaults)
+                times.append(1000 * (time.perf_counter() - started))
+                iterations.append(stats["iterations"])
+            print(f"| {game_id} | {players} | {len(times)} | {statistics.median(times):.0f} | {max(times):.0f} "
+                  f"| {statistics.median(iterations):.0f} | {min(iterations)} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids (default: all registered)")
+    parser.add_argument("--matches", type=int, default=40, help="matches per cell (game, players, pairing)")
+    parser.add_argument("--iterations", type=int, default=100, help="the ismcts bot's iterations per turn")
+    parser.add_argument("--budget-ms", type=int, default=60_000,
+                        help="the ismcts bot's time budget per turn (default: the maximum, so iterations decide)")
+    parser.add_argument("--ismcts", default="", help="more ismcts options, e.g. playout_cap=200,exploration=100")
+    parser.add_argument("--players", default="both", choices=("2", "max", "both"))
+    parser.add_argument("--pairings", default=",".join(f"{t}:{o}" for t, o in PAIRINGS),
+                        help="tested:opponent pairs (default: greedy:random,ismcts:greedy)")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--turn-times", type=int, default=0, metavar="N",
+                        help="instead of matches: time the default ismcts turn at N positions per game and size")
+    args = parser.parse_args()
+    games = [g for g in args.games.split(",") if g]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown games {unknown}; registered: {', '.join(GAMES)}")
+    if args.turn_times:
+        turn_times(games, args.turn_times, args.players)
+        return
+    extra = dict(item.split("=") for item in args.ismcts.split(",") if item)
+    ismcts = bot_options("ismcts", {"iterations": args.iterations, "budget_ms": args.budget_ms,
+                                    **{k: int(v) for k, v in extra.items()}})
+    started = time.perf_counter()
+    pairings = tuple(tuple(pair.split(":")) for pair in args.pairings.split(","))
+    rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings)
+    print(f"ismcts options: {ismcts}; {args.matches} matches per cell; seats rotated, one tested seat; "
+          f"{time.perf_counter() - started:.0f} s on {args.processes} processes\n")
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""The ismcts bot: legal, blind to what its seat cannot see, reproducible, within its budgets, and not foolish."""
+import random
+import time
+
+import pytest
+
+from domain import match
+from domain.bots import BOTS, bot_options
+from domain.bots.ismcts import FastRng, ismcts_policy, move_key, search
+from domain.errors import InvalidSetup
+from domain.games import GAMES, mantis
+from tests.support.games import random_match
+
+QUICK = {"iterations": 25, "budget_ms": 60_000}  # an iteration budget only: the answer is reproducible
+
+
+class Watched:
+    """A game module that counts the calls a bot makes to it."""
+
+    def __init__(self, game):
+        self._game = game
+        self.determinized = 0
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def determinize(self, view, seat, rng):
+        self.determinized += 1
+        return self._game.determinize(view, seat, rng)
+
+
+def mid_game(game_id: str, players: int, seed: str, after: int = 12):
+    """A match position after `after` random moves (or later) where the seat to act has a choice."""
+    for step, (state, _) in enumerate(random_match(game_id, players, seed)):
+        if step >= after and state["status"] == match.ACTIVE:
+            seat = match.to_act(state)[0]
+            moves = match.legal_moves(state, seat)
+            if len(moves) > 1:
+                return state, seat, moves
+    raise AssertionError(f"no position with a choice in {game_id} ({seed})")
+
+
+RGB = {"red", "green", "blue"}
+
+
+def mantis_state(tanks, score_piles, draw_pile, turn=0):
+    return {"edition": "classic", "draw_pile": draw_pile, "tanks": tanks, "score_piles": score_piles,
+            "turn": turn, "target": mantis.target_score(len(tanks)), "finished": False}
+
+
+def mantis_position(hidden_seed: int):
+    """Seat 0 has 14 of the 15 cards it needs and red, blue and green in its tank; the top card's back is
+    red/blue/green, so a score wins whatever its front. A steal misses (the other tank has none of those
+    colours) and hands the turn to seat 1, who also has 14. Everything hidden is shuffled by the seed."""
+    deck = mantis.build_deck("classic")
+    take = lambda wanted: deck.pop(next(i for i, c in enumerate(deck) if wanted(c)))  # noqa: E731
+    top = take(lambda c: set(c["back"]) == RGB and c["front"] == "red")
+    mine = [take(lambda c, f=f: c["front"] == f and set(c["back"]) != RGB) for f in ("red", "blue", "green")]
+    theirs = [take(lambda c: c["front"] == "yellow"), take(lambda c: c["front"] == "purple")]
+    my_pile = [take(lambda c: c["front"] == "orange") for _ in range(14)]
+    rest = deck
+    random.Random(hidden_seed).shuffle(rest)
+    their_pile, draw_pile = rest[:14], [top] + rest[14:]
+    return mantis_state([mine, theirs], [my_pile, their_pile], draw_pile)
+
+
+# --- legal, whatever the game -----------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", GAMES)
+def test_it_returns_a_legal_move_mid_game_at_the_fewest_and_the_most_seats(game_id):
+    game = GAMES[game_id]
+    for players in sorted({game.INFO.min_players, game.INFO.max_players}):
+        # given a position some random moves into a match
+        state, seat, moves = mid_game(game_id, players, f"ismcts-legal-{players}")
+        # when the bot decides on its seat's view
+        move = ismcts_policy(game, match.view(state, seat), seat, moves, random.Random(1), **QUICK)
+        # then it is one of the legal moves, and the game accepts it
+        assert move in moves
+        match.decide(state, seat, move, "seed", "salt")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_determinization_is_rejected_by_the_rules(game_id):
+    # given a mid-game position of a 2-seat match
+    game = GAMES[game_id]
+    players = max(2, game.INFO.min_players)
+    state, seat, moves = mid_game(game_id, players, "ismcts-samples", after=20)
+    # when the bot searches it
+    _, stats = search(game, match.view(state, seat), seat, moves, random.Random(2), **QUICK)
+    # then every sampled state could be played on: none raised IllegalMove
+    assert stats["iterations"] == QUICK["iterations"] and stats["failed"] == 0
+
+
+# --- fair: the view is all it has ---------------------------------------------------------------------
+def test_two_states_that_look_the_same_to_the_bot_seat_get_the_same_move():
+    # given two positions that differ only in what seat 0 cannot see (the draw pile under the top card's
+    # back, and the cards in seat 1's score pile)
+    first, second = mantis_position(hidden_seed=1), mantis_position(hidden_seed=2)
+    assert first["draw_pile"] != second["draw_pile"] and first["score_piles"][1] != second["score_piles"][1]
+    assert mantis.view(first, 0) == mantis.view(second, 0)
+    # when the bot decides each with the same rng seed and iteration budget
+    moves = mantis.legal_moves(first, 0)
+    one = search(mantis, mantis.view(first, 0), 0, moves, random.Random(7), **QUICK)
+    other = search(mantis, mantis.view(second, 0), 0, moves, random.Random(7), **QUICK)
+    # then the search and its answer are the same
+    assert one[0] == other[0] and one[1]["visits"] == other[1]["visits"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_determinized_state_looks_to_the_bot_seat_like_the_true_one(game_id):
+    # given a mid-game position and a full state sampled from the bot seat's view of it
+    game = GAMES[game_id]
+    state, seat, _ = mid_game(game_id, max(2, game.INFO.min_players), "ismcts-view")
+    view = match.view(state, seat)
+    for seed in range(3):
+        sample = game.determinize(view, seat, FastRng(seed))
+        # then the sample shows that seat exactly what the true state shows it, and the same legal moves
+        assert game.view(sample, seat) == view
+        assert game.legal_moves(sample, seat) == match.legal_moves(state, seat)
+
+
+def test_the_policy_signature_has_no_way_to_the_full_state():
+    # given the registered kind, then its policy takes the view, seat, moves and rng, and its options only
+    kind = BOTS["ismcts"]
+    names = kind.policy.__code__.co_varnames[:kind.policy.__code__.co_argcount]
+    assert names == ("game", "view", "seat", "moves", "rng") + tuple(o.name for o in kind.options)
+
+
+# --- plays well where it is obvious -------------------------------------------------------------------
+@pytest.mark.parametrize("hidden_seed", [1, 2, 3])
+def test_it_scores_the_flip_that_wins_whatever_the_front(hidden_seed):
+    # given seat 0 one scoring flip from the win (and a steal that could hand seat 1 the game)
+    state = mantis_position(hidden_seed)
+    moves = mantis.legal_moves(state, 0)
+    # when the bot decides, with a small budget and no help from the greedy heuristic
+    move, stats = search(mantis, mantis.view(state, 0), 0, moves, random.Random(hidden_seed),
+                         iterations=60, budget_ms=60_000, greedy_prior=0)
+    # then it scores, and the search saw the score as the better move
+    assert move == {"action": "score"}
+    assert stats["visits"][0] == max(stats["visits"])
+
+
+def test_it_takes_a_sure_win_among_three_moves_in_a_three_seat_game():
+    # given three seats, seat 0 at 9 of 10 cards with every colour of the top card's back in its tank
+    deck = mantis.build_deck("classic")
+    take = lambda wanted: deck.pop(next(i for i, c in enumerate(deck) if wanted(c)))  # noqa: E731
+    top = take(lambda c: set(c["back"]) == RGB and c["front"] == "green")
+    mine = [take(lambda c, f=f: c["front"] == f and set(c["back"]) != RGB) for f in ("red", "blue", "green")]
+    others = [[take(lambda c: c["front"] == "pink")], [take(lambda c: c["front"] == "yellow")]]
+    piles = [[take(lambda c: c["front"] == "orange") for _ in range(9)], deck[:9], deck[9:18]]
+    state = mantis_state([mine] + others, piles, [top] + deck[18:])
+    moves = mantis.legal_moves(state, 0)
+    # when the bot decides (the search alone), then it scores rather than steals
+    assert ismcts_policy(mantis, mantis.view(state, 0), 0, moves, random.Random(3), iterations=60,
+                         budget_ms=60_000, greedy_prior=0) == {"action": "score"}
+
+
+# --- budgets and reproducibility ----------------------------------------------------------------------
+def test_it_runs_exactly_the_iterations_it_is_given():
+    # given a mid-game mantis position and a game that counts the samples drawn
+    state, seat, moves = mid_game("mantis", 3, "ismcts-budget")
+    watched = Watched(mantis)
+    # when the bot decides with 37 iterations and time to spare
+    _, stats = search(watched, match.view(state, seat), seat, moves, random.Random(4), iterations=37,
+                      budget_ms=60_000)
+    # then it drew 37 samples, one per iteration, and every iteration went through one root move
+    assert watched.determinized == 37 == stats["iterations"]
+    assert sum(stats["visits"]) == 37
+
+
+def test_it_stops_at_the_time_budget_when_that_comes_first():
+    # given a position with long playouts, many iterations and 30 ms
+    state, seat, moves = mid_game("9stax", 2, "ismcts-time")
+    started = time.perf_counter()
+    _, stats = search(GAMES["9stax"], match.view(state, seat), seat, moves, random.Random(5),
+                      iterations=1_000_000, budget_ms=30)
+    # then it stops well short of the iterations, near the budget (loose: the machine may be busy)
+    assert 1 <= stats["iterations"] < 1_000_000
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_same_rng_seed_and_iteration_budget_give_the_same_search():
+    state, seat, moves = mid_game("blockers", 2, "ismcts-repeat")
+    view = match.view(state, seat)
+    runs = [search(GAMES["blockers"], view, seat, moves, random.Random(6), **QUICK) for _ in range(2)]
+    assert runs[0][0] == runs[1][0] and runs[0][1]["visits"] == runs[1][1]["visits"]
+
+
+def test_with_one_legal_move_it_answers_at_once_without_searching():
+    # given a position and a game that counts samples
+    state, seat, moves = mid_game("mantis", 2, "ismcts-one")
+    watched = Watched(mantis)
+    # when the bot is offered a single move
+    move = ismcts_policy(watched, match.view(state, seat), seat, moves[:1], random.Random(8))
+    # then that is its answer and it drew no sample
+    assert move == moves[0] and watched.determinized == 0
+
+
+def test_a_playout_cut_at_the_cap_asks_the_game_to_evaluate_if_it_can():
+    # given a game that offers evaluate(state) and a playout cap of 0 moves
+    state, seat, moves = mid_game("mantis", 2, "ismcts-cap")
+    calls = []
+
+    class Evaluating(Watched):
+        def evaluate(self, state):
+            calls.append(state)
+            return {seat: 1.0}
+
+    # when the bot searches, then every iteration that did not end the game was evaluated
+    _, stats = search(Evaluating(mantis), match.view(state, seat), seat, moves, random.Random(9),
+                      iterations=10, budget_ms=60_000, playout_cap=0)
+    assert 0 < len(calls) <= stats["iterations"] == 10
+
+
+# --- its options and its rng ----------------------------------------------------------------------------
+def test_its_options_have_defaults_and_bounds():
+    options = bot_options("ismcts", {})
+    assert set(options) == {"iterations", "budget_ms", "playout_cap", "exploration", "greedy_rollouts",
+                            "greedy_prior"}
+    assert options["budget_ms"] < 1000
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"iterations": 0})
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"budget_ms": "fast"})
+
+
+def test_the_simulation_rng_has_the_interface_games_decide_with():
+    rng = FastRng(1)
+    assert all(0 <= rng.below(3) < 3 for _ in range(100))
+    items = list(range(10))
+    shuffled = rng.shuffled(items)
+    assert sorted(shuffled) == items and items == list(range(10))
+    assert rng.choice(items) in items
+
+
+def test_move_keys_ignore_field_order_and_tell_moves_apart():
+    assert move_key({"action": "steal", "target": 1}) == move_key({"target": 1, "action": "steal"})
+    assert move_key({"action": "steal", "target": 1}) != move_key({"action": "steal", "target": 2})
+    assert move_key({"action": "x", "cards": [1, 2]}) == move_key({"cards": [1, 2], "action": "x"})
+
+
+def test_a_search_too_short_to_tell_the_moves_apart_plays_the_greedy_move():
+    # given a FlipOut position with dozens of moves, a game whose greedy picks the last of them, 10 iterations
+    state, seat, moves = mid_game("flipout", 2, "ismcts-prior")
+    assert len(moves) > 20
+
+    class LastIsGreedy(Watched):
+        def greedy(self, view, seat, moves, rng):
+            return moves[-1]
+
+    # when the bot decides, then the greedy move keeps the turn: no other move was seen often enough
+    move, stats = search(LastIsGreedy(GAMES["flipout"]), match.view(state, seat), seat, moves, random.Random(10),
+                         iterations=10, budget_ms=60_000)
+    assert move == moves[-1] and stats["visits"][-1] >= 1
