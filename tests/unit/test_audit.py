@@ -152,6 +152,16 @@ def test_the_cardroom_command_verifies_a_file_offline_and_exits_non_zero_on_a_fa
     assert unreadable.returncode == 2
 
 
+def test_the_installed_cardroom_console_script_runs_the_verifier(finished_export, tmp_path):
+    import pathlib
+    document = tmp_path / "match.json"
+    document.write_text(json.dumps(finished_export))
+    script = pathlib.Path(sys.executable).parent / "cardroom"
+    verified = subprocess.run([str(script), "verify", "--json", str(document)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
+    assert json.loads(verified.stdout)["ok"] is True
+
+
 def test_replay_of_a_finished_match_shows_any_seat_and_the_full_state_at_any_version():
     client = make_client(InlineBots())
     match_id = client.post("/v1/matches", json={"game": "mantis", "seats": BOTS, "seed": "replay"}).get_json()["id"]
