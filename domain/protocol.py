@@ -18,13 +18,11 @@ as a snapshot and an event appended to the log as it is. An event is {"type": st
 In redacted events and views a card that the seat may not see is `None`.
 """
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from domain.errors import IllegalMove, InvalidSetup
 
-Event = dict[str, Any]
 Move = dict[str, Any]
-State = dict[str, Any]
 
 _JSON_TYPES = {"integer": int, "string": str, "boolean": bool}
 
@@ -149,13 +147,3 @@ def require(condition: bool, reason: str, message: str) -> None:
 
 def next_seat(seat: int, player_count: int, step: int = 1) -> int:
     return (seat + step) % player_count
-
-
-def shared_win(scores: dict[int, Any]) -> dict:
-    """The result where the best score (any comparable key) wins and ties share the win."""
-    best = max(scores.values())
-    return {"winners": sorted(s for s, v in scores.items() if v == best)}
-
-
-GameModule = Any  # a module with the names listed above; tests/unit/test_game_protocol.py checks each one
-Policy = Callable[..., Move]
