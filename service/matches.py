@@ -129,13 +129,13 @@ class MatchService:
                  full: bool = False) -> dict:
         """The match as it was at `version`: the caller's view; once the match is finished, any seat's
         view (`as_seat`) or the full state (`full`) too."""
-        meta = self._meta(match_id)
+        loaded = self._load(match_id, upto=version)  # its meta is the match's now, whatever `version`
+        meta, state = loaded.meta, loaded.state
         seat = self._seat(meta, token, required=False)
         if not 1 <= version <= int(meta["version"]):
             raise NotFound("version_not_found", f"this match has versions 1 to {meta['version']}")
         if (full or as_seat is not None) and meta["status"] != match.FINISHED:
             raise Forbidden("match_not_finished", "other seats' views and the full state are public at the end")
-        state = self._load(match_id, upto=version).state
         if as_seat is not None and not 0 <= as_seat < len(state["seats"]):
             raise NotFound("seat_not_found", f"this match has seats 0 to {len(state['seats']) - 1}")
         document = self._document(match_id, state, seat if as_seat is None else as_seat)

@@ -8,6 +8,7 @@ twice is harmless: it submits at its version, so the later run finds the turn go
 import logging
 
 from rq import Queue
+from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.matches import MatchService
@@ -25,7 +26,10 @@ def sweep(service: MatchService, queue: Queue, stall_after: float) -> list[str]:
     requeued = []
     for match_id, seat, version in service.stalled_bot_turns(stall_after):
         job_id = bot_job_id(match_id, seat, version)
-        job = Job.fetch(job_id, connection=queue.connection) if Job.exists(job_id, queue.connection) else None
+        try:
+            job = Job.fetch(job_id, connection=queue.connection)
+        except NoSuchJobError:
+            job = None
         if job is not None:
             if _waiting(queue, job):
                 continue  # a backlog, not a crash
@@ -39,6 +43,7 @@ def sweep(service: MatchService, queue: Queue, stall_after: float) -> list[str]:
 def _waiting(queue: Queue, job: Job) -> bool:
     """Queued and really still in the queue: a worker killed right after taking a job off the queue
     (RQ moves it to an intermediate list first) leaves it marked queued but in no queue."""
-    if job.get_status() not in WAITING:
+    status = job.get_status(refresh=False)  # as fetched a moment ago
+    if status not in WAITING:
         return False
-    return job.get_status() != JobStatus.QUEUED or queue.connection.lpos(queue.key, job.id) is not None
+    return status != JobStatus.QUEUED or queue.connection.lpos(queue.key, job.id) is not None
