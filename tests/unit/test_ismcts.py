@@ -6,7 +6,7 @@ import pytest
 
 from domain import match
 from domain.bots import BOTS, bot_options
-from domain.bots.ismcts import FastRng, ismcts_policy, move_key, search
+from domain.bots.ismcts import FastRng, Node, _iterate, ismcts_policy, move_key, search
 from domain.errors import InvalidSetup
 from domain.games import GAMES, mantis
 from tests.support.games import random_match
@@ -65,14 +65,15 @@ def mantis_position(hidden_seed: int):
 
 
 # --- legal, whatever the game -----------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [0, 3])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_it_returns_a_legal_move_mid_game_at_the_fewest_and_the_most_seats(game_id):
+def test_it_returns_a_legal_move_mid_game_at_the_fewest_and_the_most_seats(game_id, depth):
     game = GAMES[game_id]
     for players in sorted({game.INFO.min_players, game.INFO.max_players}):
         # given a position some random moves into a match
         state, seat, moves = mid_game(game_id, players, f"ismcts-legal-{players}")
-        # when the bot decides on its seat's view
-        move = ismcts_policy(game, match.view(state, seat), seat, moves, random.Random(1), **QUICK)
+        # when the bot decides on its seat's view, playing out at once or after a tree of 3 moves
+        move = ismcts_policy(game, match.view(state, seat), seat, moves, random.Random(1), **QUICK, depth=depth)
         # then it is one of the legal moves, and the game accepts it
         assert move in moves
         match.decide(state, seat, move, "seed", "salt")
@@ -87,7 +88,7 @@ def test_no_determinization_is_rejected_by_the_rules(game_id):
     # when the bot searches it
     _, stats = search(game, match.view(state, seat), seat, moves, random.Random(2), **QUICK)
     # then every sampled state could be played on: none raised IllegalMove
-    assert stats["iterations"] == QUICK["iterations"] and stats["failed"] == 0
+    assert stats["rounds"] >= 1 and stats["failed"] == 0
 
 
 # --- fair: the view is all it has ---------------------------------------------------------------------
@@ -102,7 +103,7 @@ def test_two_states_that_look_the_same_to_the_bot_seat_get_the_same_move():
     one = search(mantis, mantis.view(first, 0), 0, moves, random.Random(7), **QUICK)
     other = search(mantis, mantis.view(second, 0), 0, moves, random.Random(7), **QUICK)
     # then the search and its answer are the same
-    assert one[0] == other[0] and one[1]["visits"] == other[1]["visits"]
+    assert one[0] == other[0] and one[1]["means"] == other[1]["means"]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -131,12 +132,12 @@ def test_it_scores_the_flip_that_wins_whatever_the_front(hidden_seed):
     # given seat 0 one scoring flip from the win (and a steal that could hand seat 1 the game)
     state = mantis_position(hidden_seed)
     moves = mantis.legal_moves(state, 0)
-    # when the bot decides, with a small budget and no help from the greedy heuristic
+    # when the bot decides, with a small budget and no margin for the greedy heuristic's move
     move, stats = search(mantis, mantis.view(state, 0), 0, moves, random.Random(hidden_seed),
-                         iterations=60, budget_ms=60_000, greedy_prior=0)
-    # then it scores, and the search saw the score as the better move
+                         iterations=60, budget_ms=60_000, margin=0)
+    # then it scores, and the search saw the score win every sample
     assert move == {"action": "score"}
-    assert stats["visits"][0] == max(stats["visits"])
+    assert stats["means"][0] == 1.0 > stats["means"][1]
 
 
 def test_it_takes_a_sure_win_among_three_moves_in_a_three_seat_game():
@@ -151,20 +152,53 @@ def test_it_takes_a_sure_win_among_three_moves_in_a_three_seat_game():
     moves = mantis.legal_moves(state, 0)
     # when the bot decides (the search alone), then it scores rather than steals
     assert ismcts_policy(mantis, mantis.view(state, 0), 0, moves, random.Random(3), iterations=60,
-                         budget_ms=60_000, greedy_prior=0) == {"action": "score"}
+                         budget_ms=60_000, margin=0) == {"action": "score"}
+
+
+def test_it_overrides_a_greedy_move_that_loses_in_the_same_samples():
+    # given the position where a score wins whatever the front, and a game whose greedy would steal
+    state = mantis_position(hidden_seed=4)
+    moves = mantis.legal_moves(state, 0)
+
+    class StealingGreedy(Watched):
+        def greedy(self, view, seat, moves, rng):
+            return moves[-1]
+
+    # when the bot decides with the default margin, then the score beat the steal clearly enough to be played
+    move, stats = search(StealingGreedy(mantis), mantis.view(state, 0), 0, moves, random.Random(4), iterations=60,
+                         budget_ms=60_000)
+    assert move == {"action": "score"} and stats["means"][0] > stats["means"][1]
+
+
+def test_below_its_move_the_tree_splits_on_what_the_bot_sees_and_not_on_what_it_does_not():
+    # given three samples of one position: b differs from a only below the second card of the draw pile,
+    # c also in the second card (whose back the bot sees once the top card is flipped)
+    a = mantis_position(hidden_seed=1)
+    pile = a["draw_pile"]
+    b = {**a, "draw_pile": pile[:2] + list(reversed(pile[2:]))}
+    second = next(i for i, card in enumerate(pile) if card["back"] != pile[1]["back"])
+    c = {**a, "draw_pile": [pile[0], pile[second]] + pile[2:second] + [pile[1]] + pile[second + 1:]}
+    steal = Node({"action": "steal", "target": 1}, 0)
+    # when an iteration with a one-move tree steals in each sample (a miss: the turn passes to seat 1)
+    for sample in (a, b, c):
+        _iterate(mantis, sample, steal, 0, {0}, FastRng(1), c=0.7, cap=1000, greedy_share=1.0, depth=1)
+    # then a and b continue in one information set (seat 1's reply tried there twice), c in another
+    assert steal.visits == 3
+    assert sorted(sum(n.visits for n in children.values()) for children in steal.after.values()) == [1, 2]
 
 
 # --- budgets and reproducibility ----------------------------------------------------------------------
-def test_it_runs_exactly_the_iterations_it_is_given():
-    # given a mid-game mantis position and a game that counts the samples drawn
+def test_it_runs_as_many_whole_rounds_as_its_iterations_allow():
+    # given a mid-game mantis position with three moves (score, two steals) and a game that counts samples
     state, seat, moves = mid_game("mantis", 3, "ismcts-budget")
+    assert len(moves) == 3
     watched = Watched(mantis)
     # when the bot decides with 37 iterations and time to spare
     _, stats = search(watched, match.view(state, seat), seat, moves, random.Random(4), iterations=37,
                       budget_ms=60_000)
-    # then it drew 37 samples, one per iteration, and every iteration went through one root move
-    assert watched.determinized == 37 == stats["iterations"]
-    assert sum(stats["visits"]) == 37
+    # then it drew 12 samples and tried every move in each: 36 iterations, the 37th would start a 13th round
+    assert watched.determinized == 12 == stats["rounds"]
+    assert stats["iterations"] == 36
 
 
 def test_it_stops_at_the_time_budget_when_that_comes_first():
@@ -182,7 +216,7 @@ def test_the_same_rng_seed_and_iteration_budget_give_the_same_search():
     state, seat, moves = mid_game("blockers", 2, "ismcts-repeat")
     view = match.view(state, seat)
     runs = [search(GAMES["blockers"], view, seat, moves, random.Random(6), **QUICK) for _ in range(2)]
-    assert runs[0][0] == runs[1][0] and runs[0][1]["visits"] == runs[1][1]["visits"]
+    assert runs[0][0] == runs[1][0] and runs[0][1]["means"] == runs[1][1]["means"]
 
 
 def test_with_one_legal_move_it_answers_at_once_without_searching():
@@ -208,14 +242,14 @@ def test_a_playout_cut_at_the_cap_asks_the_game_to_evaluate_if_it_can():
     # when the bot searches, then every iteration that did not end the game was evaluated
     _, stats = search(Evaluating(mantis), match.view(state, seat), seat, moves, random.Random(9),
                       iterations=10, budget_ms=60_000, playout_cap=0)
-    assert 0 < len(calls) <= stats["iterations"] == 10
+    assert 0 < len(calls) <= stats["iterations"] == 10 == 5 * len(moves)
 
 
 # --- its options and its rng ----------------------------------------------------------------------------
 def test_its_options_have_defaults_and_bounds():
     options = bot_options("ismcts", {})
     assert set(options) == {"iterations", "budget_ms", "playout_cap", "exploration", "greedy_rollouts",
-                            "greedy_prior"}
+                            "root_moves", "margin", "depth"}
     assert options["budget_ms"] < 1000
     with pytest.raises(InvalidSetup):
         bot_options("ismcts", {"iterations": 0})
@@ -240,6 +274,7 @@ def test_move_keys_ignore_field_order_and_tell_moves_apart():
 
 def test_a_search_too_short_to_tell_the_moves_apart_plays_the_greedy_move():
     # given a FlipOut position with dozens of moves, a game whose greedy picks the last of them, 10 iterations
+    # (one round: a sample, the greedy move and 9 others chosen at random)
     state, seat, moves = mid_game("flipout", 2, "ismcts-prior")
     assert len(moves) > 20
 
@@ -250,4 +285,5 @@ def test_a_search_too_short_to_tell_the_moves_apart_plays_the_greedy_move():
     # when the bot decides, then the greedy move keeps the turn: no other move was seen often enough
     move, stats = search(LastIsGreedy(GAMES["flipout"]), match.view(state, seat), seat, moves, random.Random(10),
                          iterations=10, budget_ms=60_000)
-    assert move == moves[-1] and stats["visits"][-1] >= 1
+    assert move == moves[-1] and stats["rounds"] == 1 and stats["means"][-1] is not None
+    assert sum(mean is not None for mean in stats["means"]) == 10
