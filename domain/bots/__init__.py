@@ -33,8 +33,10 @@ BOTS = {kind.id: kind for kind in (
     BotKind("random", "uniform over the legal moves", random_policy),
     BotKind("greedy", "one move ahead: the move with the best expected immediate gain, by a heuristic "
                       "written for each game from its rules", greedy_policy),
-    BotKind("ismcts", "Information-Set Monte Carlo Tree Search: searches samples of the hidden cards "
-                      "consistent with its view (see docs/bots.md)", ismcts_policy, options=ISMCTS_OPTIONS),
+    BotKind("ismcts", "Information-Set Monte Carlo Tree Search: plays its moves out in the same samples of the "
+                      "hidden cards consistent with its view, every seat continuing greedily, and leaves greedy's "
+                      "move only for one that clearly wins more (see docs/bots.md)", ismcts_policy,
+            options=ISMCTS_OPTIONS),
 )}
 
 

@@ -5,11 +5,12 @@ The bot only gets its seat's view. The search runs in rounds; each round
     2. tries every searched root move in that same sample, with the same simulation seed (common random
        numbers: the moves are compared on the same deal, so the luck of the deal cancels out of the
        difference). For each root move, one iteration:
-    3. descends the tree below it, choosing among the moves legal in the sample by UCB1 (a child's
-       exploration term counts the iterations it was available, not the parent's). The tree's nodes are
-       the bot seat's information sets: after each move the search continues in the node for what the
-       bot then sees (its view of the sample), so a card turned up splits the tree, and a hidden one never;
-    4. adds one node (an untried move, chosen at random);
+    3. descends the tree below it, at most `depth` moves (default 0: no tree, the playout starts at once),
+       choosing among the moves legal in the sample by UCB1 (a child's exploration term counts the
+       iterations it was available, not the parent's). The tree's nodes are the bot seat's information
+       sets: after each move the search continues in the node for what the bot then sees (its view of the
+       sample), so a card turned up splits the tree, and a hidden one never;
+    4. adds one node (the mover's greedy move if untried, else an untried move at random);
     5. plays the sample out with the game's greedy move for each mover's view of the sample (or, for the
        rest of `greedy_rollouts` percent, random legal moves), at most `playout_cap` moves;
     6. credits every node on the path with the result for the seat that made its move: its win share,
@@ -17,8 +18,9 @@ The bot only gets its seat's view. The search runs in rounds; each round
        each of the n seats the search has met) unless the game module offers the optional
        `evaluate(state)`, which then gives each seat a value in [0, 1].
 The searched root moves are all the bot's legal moves, or greedy's move and a random choice of the others
-when there are more than `root_moves`. The answer is greedy's move unless another won more in the same
-samples by more than `margin` hundredths of a standard error of the paired difference; then the best mean.
+when there are more than `root_moves`. The answer is greedy's move unless, over at least 4 rounds, another won
+more in the same samples by more than `margin` hundredths of a standard error of the paired difference;
+then the best mean.
 With greedy playouts the search is a policy improvement over the greedy bot: it plays a move other than
 greedy's only where greedy's own continuation says that move wins more.
 The search stops when another round would exceed `iterations` iterations, or before a round that would
@@ -42,6 +44,7 @@ DEFAULT_GREEDY_ROLLOUTS = 100  # percent of playout moves chosen by the game's g
 DEFAULT_ROOT_MOVES = 12  # most root moves searched (greedy's and a random choice of the others)
 DEFAULT_MARGIN = 100  # hundredths of a standard error: how clearly a move must beat greedy's to be played
 DEFAULT_DEPTH = 0  # moves of tree below the bot's own: 0 at the default budget (docs/bots.md says why)
+MIN_ROUNDS_TO_OVERRIDE = 4  # a standard error from fewer samples says too little (2 equal wins give it 0)
 
 OPTIONS = (
     Option("iterations", "integer", DEFAULT_ITERATIONS,
@@ -174,7 +177,7 @@ def _choose(candidates: list[tuple], rounds: list[list[float]], margin: float) -
     the paired difference; among those, the best mean."""
     best, best_mean = candidates[0][1], 0.0
     n = len(rounds)
-    if n < 2:
+    if n < MIN_ROUNDS_TO_OVERRIDE:
         return best
     for i in range(1, len(candidates)):
         differences = [r[i] - r[0] for r in rounds]
