@@ -30,7 +30,7 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	cd bench && ../$(BIN)/python load_time.py && ../$(BIN)/python http_moves.py && ../$(BIN)/python audit_time.py \
-	  && ../$(BIN)/python bot_service.py && ../$(BIN)/python bots.py
+	  && ../$(BIN)/python bot_service.py && ../$(BIN)/python bots.py && ../$(BIN)/python room.py
 
 clean:
 	rm -rf $(VENV) var
