@@ -24,7 +24,9 @@ then the best mean.
 With greedy playouts the search is a policy improvement over the greedy bot: it plays a move other than
 greedy's only where greedy's own continuation says that move wins more.
 The search stops when another round would exceed `iterations` iterations, or before a round that would
-likely end after `budget_ms` milliseconds (judged by the mean round so far), whichever comes first. With an
+likely end after `budget_ms` milliseconds (judged by the mean round so far), whichever comes first; and
+during the first round, as soon as its iterations show that 4 rounds cannot fit in `budget_ms` (then the
+answer would be greedy's move anyway, so the bot gives it at once: FlipOut's greedy playouts are that slow). With an
 iteration budget only, the answer is a function of (view, seat, moves, rng state, options).
 """
 import json
@@ -144,23 +146,36 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
     root = {key: Node(move, seat) for key, move in candidates}
     seats = {seat}  # every seat met so far: a draw at the playout cap is worth 1/len(seats)
     rounds: list[list[float]] = []  # per round (one sample), each candidate's reward, in candidate order
-    failed = 0
+    done = failed = 0
     while (len(rounds) + failed + 1) * len(candidates) <= iterations:
         now = time.perf_counter()
         if rounds and now + (now - started) / (len(rounds) + failed) > deadline:  # the next round would overrun
             break
-        sample, seed = game.determinize(view, seat, sim), sim.getrandbits(64)
+        sample, seed, rewards = game.determinize(view, seat, sim), sim.getrandbits(64), []
         try:
-            rounds.append([_iterate(game, sample, node, seat, seats, FastRng(seed), c=exploration / 100,
-                                    cap=playout_cap, greedy_share=greedy_rollouts / 100, depth=depth)
-                           for node in root.values()])
+            for node in root.values():
+                rewards.append(_iterate(game, sample, node, seat, seats, FastRng(seed), c=exploration / 100,
+                                        cap=playout_cap, greedy_share=greedy_rollouts / 100, depth=depth))
+                done += 1
+                if not rounds and _hopeless(started, done, len(candidates), deadline):
+                    break
         except IllegalMove:  # a determinization the game's rules reject: a bug in determinize; skip it
             failed += 1
+            continue
+        if len(rewards) < len(candidates):  # the budget cannot hold enough rounds to override greedy's move
+            break
+        rounds.append(rewards)
     means = [sum(column) / len(rounds) for column in zip(*rounds)] if rounds else []
-    stats = {"iterations": len(rounds) * len(candidates), "rounds": len(rounds), "failed": failed,
+    stats = {"iterations": done, "rounds": len(rounds), "failed": failed,
              "elapsed_ms": (time.perf_counter() - started) * 1000,
              "means": [dict(zip(root, means)).get(move_key(m)) for m in moves]}
     return _choose(candidates, rounds, margin / 100), stats
+
+
+def _hopeless(started: float, done: int, per_round: int, deadline: float) -> bool:
+    """During the first round: would the rounds needed to override greedy's move overrun the budget?"""
+    per_iteration = (time.perf_counter() - started) / done
+    return started + per_iteration * per_round * MIN_ROUNDS_TO_OVERRIDE > deadline
 
 
 def _candidates(moves: list[dict], favourite: dict, most: int, sim: FastRng) -> list[tuple]:

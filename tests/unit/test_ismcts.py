@@ -216,6 +216,27 @@ def test_it_stops_at_the_time_budget_when_that_comes_first():
     assert time.perf_counter() - started < 1.0
 
 
+def test_when_the_budget_cannot_hold_enough_rounds_to_override_greedy_it_answers_greedy_at_once():
+    # given a game whose every move takes 2 ms (a playout ~60 ms), whose greedy picks the last of three
+    # moves, and a 100 ms budget
+    state, seat, moves = mid_game("mantis", 3, "ismcts-slow")
+
+    class Slow(Watched):
+        def decide(self, state, seat, move, rng):
+            time.sleep(0.002)
+            return self._game.decide(state, seat, move, rng)
+
+        def greedy(self, view, seat, moves, rng):
+            return moves[-1]
+
+    started = time.perf_counter()
+    move, stats = search(Slow(mantis), match.view(state, seat), seat, moves, random.Random(12), budget_ms=100)
+    # then after its first iteration it saw that 4 rounds of 3 cannot fit, and gave greedy's move
+    assert stats["iterations"] == 1 and stats["rounds"] == 0
+    assert move == moves[-1]
+    assert time.perf_counter() - started < 0.5
+
+
 def test_the_same_rng_seed_and_iteration_budget_give_the_same_search():
     state, seat, moves = mid_game("blockers", 2, "ismcts-repeat")
     view = match.view(state, seat)
