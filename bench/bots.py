@@ -81,10 +81,10 @@ def play_match(job: tuple) -> tuple:
 
 
 def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
-              pairings: tuple = PAIRINGS) -> list[dict]:
+              pairings: tuple = PAIRINGS, first: int = 0) -> list[dict]:
     jobs = [(game_id, players, tested, opponent, i, options)
             for game_id in games for players in player_counts(GAMES[game_id], counts)
-            for tested, opponent in pairings for i in range(matches)]
+            for tested, opponent in pairings for i in range(first, first + matches)]
     cells: dict[tuple, dict] = {}
     started = time.perf_counter()
     with multiprocessing.Pool(processes) as pool:
@@ -153,25 +153,31 @@ def turn_times(games: list[str], count: int, counts: str) -> None:
     """The default ismcts turn (its default options) at positions from random matches, one process."""
     defaults = bot_options("ismcts", {})
     print(f"default ismcts options: {defaults}")
-    print("| game | players | positions | turn ms median | turn ms max | iterations median | iterations min |")
-    print("|---|---|---|---|---|---|---|")
+    print("| game | players | positions | turn ms median | turn ms max | iterations median | rounds median "
+          "| rounds min |")
+    print("|---|---|---|---|---|---|---|---|")
     for game_id in games:
         game = GAMES[game_id]
         for players in player_counts(game, counts):
-            times, iterations = [], []
+            times, iterations, rounds = [], [], []
             for i, (view, seat, moves) in enumerate(positions(game_id, players, count, f"turns:{game_id}:{players}")):
                 started = time.perf_counter()
                 _, stats = search(game, view, seat, moves, random.Random(i), **defaults)
                 times.append(1000 * (time.perf_counter() - started))
                 iterations.append(stats["iterations"])
+                rounds.append(stats["rounds"])
             print(f"| {game_id} | {players} | {len(times)} | {statistics.median(times):.0f} | {max(times):.0f} "
-                  f"| {statistics.median(iterations):.0f} | {min(iterations)} |", flush=True)
+                  f"| {statistics.median(iterations):.0f} | {statistics.median(rounds):.0f} | {min(rounds)} |",
+                  flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids (default: all registered)")
     parser.add_argument("--matches", type=int, default=40, help="matches per cell (game, players, pairing)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first match: --first 40 --matches 80 plays matches 40-119, extending "
+                             "an earlier run of 40 (match i has the same seed in every run)")
     parser.add_argument("--iterations", type=int, default=100, help="the ismcts bot's iterations per turn")
     parser.add_argument("--budget-ms", type=int, default=60_000,
                         help="the ismcts bot's time budget per turn (default: the maximum, so iterations decide)")
@@ -195,8 +201,9 @@ def main() -> None:
                                     **{k: int(v) for k, v in extra.items()}})
     started = time.perf_counter()
     pairings = tuple(tuple(pair.split(":")) for pair in args.pairings.split(","))
-    rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings)
-    print(f"ismcts options: {ismcts}; {args.matches} matches per cell; seats rotated, one tested seat; "
+    rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first)
+    print(f"ismcts options: {ismcts}; matches {args.first}-{args.first + args.matches - 1} of each cell; "
+          "seats rotated, one tested seat; "
           f"{time.perf_counter() - started:.0f} s on {args.processes} processes\n")
     print_table(rows)
 
