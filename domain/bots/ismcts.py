@@ -60,7 +60,8 @@ OPTIONS = (
            "most moves in one playout; a playout cut there counts as a draw (or the game's evaluate)",
            bounds=(0, 100_000)),
     Option("exploration", "integer", DEFAULT_EXPLORATION,
-           "UCB1 exploration constant in hundredths (70 = 0.7)", bounds=(0, 1000)),
+           "UCB1 exploration constant in hundredths (70 = 0.7), for the tree below the root (depth > 0)",
+           bounds=(0, 1000)),
     Option("greedy_rollouts", "integer", DEFAULT_GREEDY_ROLLOUTS,
            "percent of playout moves chosen by the game's greedy heuristic instead of at random",
            bounds=(0, 100)),
@@ -165,10 +166,9 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
         if len(rewards) < len(candidates):  # the budget cannot hold enough rounds to override greedy's move
             break
         rounds.append(rewards)
-    means = [sum(column) / len(rounds) for column in zip(*rounds)] if rounds else []
+    means = dict(zip(root, (sum(column) / len(rounds) for column in zip(*rounds))))
     stats = {"iterations": done, "rounds": len(rounds), "failed": failed,
-             "elapsed_ms": (time.perf_counter() - started) * 1000,
-             "means": [dict(zip(root, means)).get(move_key(m)) for m in moves]}
+             "elapsed_ms": (time.perf_counter() - started) * 1000, "means": [means.get(move_key(m)) for m in moves]}
     return _choose(candidates, rounds, margin / 100), stats
 
 
