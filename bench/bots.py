@@ -127,26 +127,28 @@ def print_table(rows: list[dict]) -> None:
 
 
 # --- turn times -------------------------------------------------------------------------------------
-def positions(game_id: str, players: int, count: int, seed: str) -> list[tuple]:
-    """Mid-game positions (view, seat, moves) with a choice to make, from random matches."""
-    pick = random.Random(seed)
-    found = []
-    match_no = 0
+def positions(game_id: str, players: int, count: int, label: str, pick: random.Random, bot: str = "random",
+              per_match: int = 3) -> tuple[list[tuple], float]:
+    """`count` positions (view, seat, moves) where the seat to act has a choice, at most `per_match` (picked by
+    `pick`) from each seeded match played by `bot` in every seat; and the mean number of such choices per
+    seat and match. Match n has the seed "<label>:<n>", its bots draw from random.Random of that seed."""
+    game, found, choices_seen, matches = GAMES[game_id], [], 0, 0
     while len(found) < count:
-        match_seed = f"{seed}:{match_no}"
-        match_no += 1
-        log = match.create(game_id, {}, [{"bot": "random"}] * players, "c", "bench")
-        state = match.evolve_all(None, log)
-        state = match.evolve_all(state, match.open_events(state, match_seed))
-        candidates = []
+        seed = f"{label}:{matches}"
+        matches += 1
+        state = match.evolve_all(None, match.create(game_id, {}, [{"bot": bot}] * players, "c", "bench"))
+        state = match.evolve_all(state, match.open_events(state, seed))
+        rng, choices = random.Random(seed), []
         while state["status"] == match.ACTIVE:
             seat = match.to_act(state)[0]
-            moves = match.legal_moves(state, seat)
+            moves, view = match.legal_moves(state, seat), match.view(state, seat)
             if len(moves) > 1:
-                candidates.append((match.view(state, seat), seat, moves))
-            state = match.evolve_all(state, match.decide(state, seat, pick.choice(moves), match_seed, SALT))
-        found += pick.sample(candidates, min(len(candidates), max(1, count // 3), count - len(found)))
-    return found
+                choices.append((view, seat, moves))
+            move = BOTS[bot].policy(game, view, seat, moves, rng)
+            state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+        choices_seen += len(choices)
+        found += pick.sample(choices, min(len(choices), per_match, count - len(found)))
+    return found, choices_seen / (matches * players)
 
 
 def turn_times(games: list[str], count: int, counts: str) -> None:
@@ -160,7 +162,9 @@ def turn_times(games: list[str], count: int, counts: str) -> None:
         game = GAMES[game_id]
         for players in player_counts(game, counts):
             times, iterations, rounds = [], [], []
-            for i, (view, seat, moves) in enumerate(positions(game_id, players, count, f"turns:{game_id}:{players}")):
+            label = f"turns:{game_id}:{players}"
+            found, _ = positions(game_id, players, count, label, random.Random(label), per_match=max(1, count // 3))
+            for i, (view, seat, moves) in enumerate(found):
                 started = time.perf_counter()
                 _, stats = search(game, view, seat, moves, random.Random(i), **defaults)
                 times.append(1000 * (time.perf_counter() - started))

@@ -21,32 +21,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from domain import match  # noqa: E402
 from domain.bots.ismcts import DEFAULT_ROOT_MOVES as ROOT_MOVES, FastRng, apply_move, move_key, playout  # noqa: E402
 from domain.games import GAMES  # noqa: E402
+from bots import positions  # noqa: E402  (bench/bots.py: this script's folder is on the path)
 
-SALT = "bench-salt"
-
-
-def greedy_positions(game_id: str, players: int, count: int) -> tuple[list[tuple], float]:
-    """`count` positions (view, seat, moves) with a choice, at most 3 from each greedy-vs-greedy match, and the
-    mean number of such decisions per seat and match."""
-    game, pick, found, decisions, matches = GAMES[game_id], random.Random(game_id), [], 0, 0
-    while len(found) < count:
-        seed = f"room:{game_id}:{players}:{matches}"
-        matches += 1
-        state = match.evolve_all(None, match.create(game_id, {}, [{"bot": "greedy"}] * players, "c", "bench"))
-        state = match.evolve_all(state, match.open_events(state, seed))
-        rng, choices = random.Random(seed), []
-        while state["status"] == match.ACTIVE:
-            seat = match.to_act(state)[0]
-            moves, view = match.legal_moves(state, seat), match.view(state, seat)
-            if len(moves) > 1:
-                choices.append((view, seat, moves))
-            state = match.evolve_all(state, match.decide(state, seat, game.greedy(view, seat, moves, rng), seed, SALT))
-        decisions += len(choices)
-        found += pick.sample(choices, min(len(choices), 3, count - len(found)))
-    return found, decisions / (matches * players)
 
 
 def gain(job: tuple) -> tuple[float, bool]:
@@ -89,8 +67,9 @@ def main() -> None:
             counts = {"2": [2], "max": [game.INFO.max_players], "both": sorted({2, game.INFO.max_players})}
             for players in counts[args.players]:
                 started = time.perf_counter()
-                positions, decisions = greedy_positions(game_id, players, args.positions)
-                results = pool.map(gain, [(game_id, i, p, args.samples) for i, p in enumerate(positions)], chunksize=1)
+                found, decisions = positions(game_id, players, args.positions, f"room:{game_id}:{players}",
+                                             random.Random(game_id), bot="greedy")
+                results = pool.map(gain, [(game_id, i, p, args.samples) for i, p in enumerate(found)], chunksize=1)
                 gains = [g for g, _ in results]
                 mean, half = statistics.mean(gains), 1.96 * statistics.stdev(gains) / len(gains) ** 0.5
                 print(f"| {game_id} | {players} | {decisions:.0f} | {sum(d for _, d in results)} of {len(results)} "
