@@ -1,4 +1,5 @@
-# One image for the API (default) and the bot workers (`python -m bootstrap.worker`).
+# One image for the API (default), the bot workers (`python -m bootstrap.worker`) and RQ's scheduler
+# (`python -m bootstrap.scheduler`); docker-compose.yml runs each as a service that is restarted when it dies.
 FROM python:3.11-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends build-essential \
@@ -7,11 +8,14 @@ COPY pyproject.toml README.md ./
 COPY domain domain
 COPY eventstore eventstore
 COPY service service
+# api/ holds the viewer's pages and ES modules too (api/static, also package data in pyproject.toml)
 COPY api api
 COPY workers workers
 COPY bootstrap bootstrap
 COPY cli cli
+# the rules pages served at /docs/games
+COPY docs/games docs/games
 RUN pip install --no-cache-dir .
-ENV HOST=0.0.0.0 PORT=8000
+ENV HOST=0.0.0.0 PORT=8000 RULES_DIR=/app/docs/games
 EXPOSE 8000
-CMD ["sh", "-c", "exec gunicorn --workers ${WEB_CONCURRENCY:-4} --bind ${HOST}:${PORT} bootstrap.wsgi:app"]
+CMD ["gunicorn", "-c", "python:bootstrap.gunicorn_conf", "bootstrap.wsgi:app"]

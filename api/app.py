@@ -1,84 +1,94 @@
-"""The Flask application: blueprints, the one error shape, the OpenAPI document and /docs."""
-import html
-import json
+"""The Flask application: blueprints, the one error shape, the OpenAPI document, the docs pages, and the
+HTTP extensions (gzip, CORS)."""
+from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask
+from flask_compress import Compress
+from flask_cors import CORS
 from flask_smorest import Api
 
-from api import errors
+from api import errors, limits
+from api.accounts import account_routes
 from api.catalog import bots, games, health
+from api.docs import rules_pages, swagger_ui
+from api.etags import CODINGS
+from api.game_schemas import components
+from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
+from api.new_match import NEW_MATCH, NEW_SEAT, new_match_schema, new_seat_schema
 from api.schemas import Error
+from api.streams import streams as stream_routes
+from api.viewer import viewer
 from domain.games import GAMES
+from service.accounts import AccountService
 from service.matches import MatchService
+from service.streams import MatchStreams
+
+# gzip what is worth it (flask-compress skips answers under 500 bytes). Never a stream (text/event-stream,
+# application/x-ndjson): gzip would hold events back until its buffer fills, so they are not listed here,
+# and streamed answers are never compressed (COMPRESS_STREAMS).
+COMPRESSED_TYPES = ["application/json", "text/html", "text/css", "application/javascript", "text/javascript"]
+# Level 1 (nginx's default too): a 33 KB log took 0.4 ms to 8.7 KB, against 1.1 ms to 7.4 KB at level 6.
+GZIP_LEVEL = 1
+# Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
+# Authorization header (never a cookie), so a page can only act with a token its user gave it.
+CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+                "expose_headers": ["ETag"], "methods": ["GET", "POST", "OPTIONS"], "max_age": 600}
+
 
 class CardroomApi(Api):
-    """flask-smorest's Api with every HTTP error in cardroom's error shape."""
+    """flask-smorest's Api with every HTTP error in cardroom's error shape (304 is not an error: no body)."""
 
     ERROR_SCHEMA = Error
 
     def handle_http_exception(self, error):
+        if error.code == 304:
+            return error.get_response()
         return errors.from_http_exception(error)
 
 
-def create_app(service: MatchService, health_check, max_body_bytes: int = 65536) -> Flask:
+def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
+               rules_dir: Path | None = None, rate_limits: RateLimits | None = None,
+               streams: MatchStreams | None = None, accounts: AccountService | None = None) -> Flask:
+    """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
+    `accounts`: the same AccountService the match service was given; without it, no /v1/accounts."""
     app = Flask("cardroom")
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json", MAX_CONTENT_LENGTH=max_body_bytes,
         API_SPEC_OPTIONS={"info": {"description": "An event-sourced server for hidden-information card games. "
-                                                  "Every error is the Error schema."}},
+                                                  "Every error is the Error schema. Rules: /docs/games."}},
+        COMPRESS_ALGORITHM=list(CODINGS), COMPRESS_LEVEL=GZIP_LEVEL, COMPRESS_MIMETYPES=COMPRESSED_TYPES,
+        COMPRESS_STREAMS=False,
     )
     app.extensions["cardroom.service"] = service
     app.extensions["cardroom.health"] = health_check
+    app.extensions["cardroom.streams"] = streams
+    app.extensions["cardroom.accounts"] = accounts
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
-                                                      "description": "the seat token from creating or joining"})
+                                                      "description": "the seat token from creating or joining, "
+                                                                     "or the key of the account holding the seat"})
+    api.spec.components.security_scheme("accountKey", {"type": "http", "scheme": "bearer",
+                                                       "description": "an account's API key"})
     for game in GAMES.values():
-        api.spec.components.schema(f"{_schema_name(game.INFO.id)}Move", move_schema(game.INFO))
-        api.spec.components.schema(f"{_schema_name(game.INFO.id)}View", view_schema(game.INFO))
+        for name, schema in components(game.INFO).items():
+            api.spec.components.schema(name, schema)
+    api.spec.components.schema(NEW_SEAT, new_seat_schema())
+    api.spec.components.schema(NEW_MATCH, new_match_schema())
     for blueprint in (games, bots, matches, health):
         api.register_blueprint(blueprint)
+    if streams is not None:
+        api.register_blueprint(stream_routes)
+    if accounts is not None:
+        api.register_blueprint(account_routes)
+    app.register_blueprint(swagger_ui())
+    app.register_blueprint(rules_pages(rules_dir))
+    app.register_blueprint(viewer)
     errors.register(app)
-    app.add_url_rule("/docs", "docs", lambda: docs_page(api.spec.to_dict()))
+    Compress(app)
+    CORS(app, resources=[r"/v1/*", "/openapi.json", "/health"], origins=list(cors_origins), **CORS_HEADERS)
+    app.before_request(limits.refuse_oversized_request)
+    if rate_limits:
+        limit_by_caller(app, rate_limits)
     return app
-
-
-def move_schema(info) -> dict:
-    """A game's move vocabulary as a JSON schema: one alternative per action."""
-    alternatives = []
-    for action, (doc, fields) in info.actions.items():
-        properties = {"action": {"type": "string", "enum": [action]}}
-        for name, field in fields.items():
-            properties[name] = {"type": field.type, "description": field.description,
-                                **({"enum": list(field.choices)} if field.choices else {})}
-        alternatives.append({"type": "object", "description": doc, "properties": properties,
-                             "required": ["action", *[n for n, f in fields.items() if f.required]],
-                             "additionalProperties": False})
-    return {"description": f"a move in {info.name}", "oneOf": alternatives}
-
-
-def view_schema(info) -> dict:
-    """What a seat sees of a game (the `view` of a match), field by field; details in docs/games."""
-    return {"type": "object", "description": f"the view of a {info.name} match (docs/games/{info.id}.md)",
-            "properties": {name: {"description": meaning} for name, meaning in info.view.items()}}
-
-
-def _schema_name(game_id: str) -> str:
-    return "".join(part.capitalize() for part in game_id.replace("-", "_").split("_"))
-
-
-def docs_page(spec: dict) -> Response:
-    """A self-contained page (no CDN) listing every endpoint, with the whole OpenAPI document below."""
-    rows = []
-    for path, operations in spec["paths"].items():
-        for method, operation in operations.items():
-            if method in ("get", "post", "put", "patch", "delete"):
-                rows.append(f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
-                            f"<td>{html.escape(operation.get('summary', ''))}</td></tr>")
-    body = (f"<!doctype html><html><head><meta charset='utf-8'><title>cardroom API</title></head><body>"
-            f"<h1>cardroom API {spec['info']['version']}</h1><p>{html.escape(spec['info']['description'])}</p>"
-            f"<p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>.</p>"
-            f"<table border='1' cellpadding='4'><tr><th>method</th><th>path</th><th>what</th></tr>{''.join(rows)}"
-            f"</table><h2>OpenAPI</h2><pre>{html.escape(json.dumps(spec, indent=2))}</pre></body></html>")
-    return Response(body, mimetype="text/html")

@@ -1,29 +1,42 @@
-"""What every view needs: the service and the caller's seat token."""
+"""What every view needs: the services and the caller's bearer credential (a seat token or an account key)."""
+import re
+
 from flask import current_app, request
 
+from service.accounts import AccountService
 from service.errors import ServiceError, Unauthorized
-from service.matches import MatchService
+from service.matches import MatchService, token_required
 
 MAX_IDEMPOTENCY_KEY = 200
+# visible ASCII only: HTTP trims spaces around a header value and may not carry other characters as sent
+IDEMPOTENCY_KEY_PATTERN = re.compile(f"^[!-~]{{1,{MAX_IDEMPOTENCY_KEY}}}$")
 
 
 def service() -> MatchService:
     return current_app.extensions["cardroom.service"]
 
 
-def seat_token() -> str | None:
+def accounts() -> AccountService:
+    return current_app.extensions["cardroom.accounts"]
+
+
+def seat_token(required: bool = False) -> str | None:
+    """The bearer credential: a seat token or an account key (the service tells them apart); `required`
+    refuses its absence at once (before other headers are looked at)."""
     header = request.headers.get("Authorization")
     if header is None:
+        if required:
+            raise token_required()
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("token_malformed", "use 'Authorization: Bearer <seat token>'")
+        raise Unauthorized("token_malformed", "use 'Authorization: Bearer <seat token or account key>'")
     return token.strip()
 
 
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+    if key is not None and not IDEMPOTENCY_KEY_PATTERN.match(key):
         raise ServiceError("invalid_idempotency_key",
-                           f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} characters")
+                           f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters")
     return key

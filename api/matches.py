@@ -1,38 +1,69 @@
 """Matches: create, join, read, move, and the log."""
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
-from api.context import idempotency_key, seat_token, service
+from api import examples, new_match
+from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, seat_token, service
+from api.etags import Blueprint
 from api.schemas import (Audit, CreateMatch, Events, Export, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
                          MatchQuery, Moved, MoveRequest, StateQuery, Steps)
 
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
-                    description="Matches: seats, moves and the event log. Send a seat token as "
-                                "'Authorization: Bearer <token>' to act and to see what that seat sees.")
+                    description="Matches: seats, moves and the event log. Send a seat's token in the header "
+                                "'Authorization: Bearer TOKEN' to act and to see what that seat sees.")
 SEAT_TOKEN = [{"seatToken": []}, {}]
+THIS_MATCH = {"match_id": "$request.path.match_id"}
+CREATED_MATCH = {"match_id": "$response.body#/id"}
+IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
+                   "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN.pattern},
+                   "description": "a retried request with the same key returns the first answer and appends nothing"}
+
+
+def links(status: int, **found: tuple[str, dict]) -> dict:
+    """OpenAPI links of a response: name -> (the operationId it leads to, that operation's parameters)."""
+    return {"responses": {status: {"links": {name: {"operationId": operation, "parameters": parameters}
+                                             for name, (operation, parameters) in found.items()}}}}
+
+
+@matches.after_request
+def vary_on_the_seat(response):
+    """What a read shows depends on the caller's seat token: a cache must not hand one seat's answer to another."""
+    response.vary.add("Authorization")
+    return response
+
+
+def tag_read(match_id: str, by_seat: bool = True, seat_required: bool = False) -> None:
+    """The ETag of this read: the match's version, head and (for seat-dependent reads) the caller's seat."""
+    matches.set_etag(service().tag(match_id, seat_token() if by_seat else None, seat_required))
 
 
 @matches.route("")
 class MatchList(MethodView):
     @matches.arguments(MatchQuery, location="query")
     @matches.response(200, MatchPage)
+    @matches.doc(operationId="listMatches")
     def get(self, query):
         """Matches, newest first, filtered by game and status; pass next_cursor to get the next page."""
         return service().list_matches(query.get("game"), query.get("status"), query.get("cursor"), query["limit"])
 
-    @matches.arguments(CreateMatch)
-    @matches.response(201, Match)
+    @matches.arguments(CreateMatch, example=examples.CREATE_MATCH)
+    @matches.response(201, Match, example=examples.CREATED)
+    @matches.doc(security=SEAT_TOKEN, operationId="createMatch", requestBody=new_match.REQUEST_BODY, **links(
+        201, match=("getMatch", CREATED_MATCH), join=("joinMatch", CREATED_MATCH),
+        legal_moves=("getLegalMoves", CREATED_MATCH)))
     def post(self, body):
         """Create a match. The answer carries one secret token per human seat: it is shown only once."""
-        return service().create(body["game"], body["options"], body["seats"], body.get("seed"))
+        return service().create(body["game"], body["options"], body["seats"], body.get("seed"), seat_token())
 
 
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
-    @matches.response(200, Match)
-    @matches.doc(security=SEAT_TOKEN)
+    @matches.etag
+    @matches.response(200, Match, example=examples.MATCH)
+    @matches.doc(security=SEAT_TOKEN, operationId="getMatch")
     def get(self, match_id):
-        """The match as the caller may see it: a seat's view with its token, the spectator view without."""
+        """The match as the caller may see it: a seat's view with its token, the spectator view without.
+        Send the ETag back as If-None-Match to get 304 while nothing has happened."""
+        tag_read(match_id)
         return service().get(match_id, seat_token())
 
 
@@ -40,62 +71,89 @@ class MatchDetail(MethodView):
 class MatchJoin(MethodView):
     @matches.arguments(JoinMatch)
     @matches.response(201, Joined)
+    @matches.doc(security=SEAT_TOKEN, operationId="joinMatch", **links(201, match=("getMatch", THIS_MATCH),
+                                                   legal_moves=("getLegalMoves", THIS_MATCH)))
     def post(self, body, match_id):
-        """Take the first open seat; the deal happens when the last one is filled."""
-        return service().join(match_id, body["name"])
+        """Take the first open seat (409 when none is left); the deal happens when the last one is filled.
+        With an account key the seat is the account's (no seat token: the key acts for it)."""
+        return service().join(match_id, body.get("name"), seat_token())
+
+
+@matches.route("/<match_id>/leave")
+class MatchLeave(MethodView):
+    @matches.response(200, Match)
+    @matches.doc(security=[{"seatToken": []}], operationId="leaveMatch")
+    def post(self, match_id):
+        """Give your seat up before the match starts (409 match_started after the deal): it is open again and
+        your seat token stops working. Answers the match as a spectator sees it."""
+        return service().leave(match_id, seat_token(required=True))
 
 
 @matches.route("/<match_id>/legal-moves")
 class MatchLegalMoves(MethodView):
-    @matches.response(200, LegalMoves)
-    @matches.doc(security=[{"seatToken": []}])
+    @matches.etag
+    @matches.response(200, LegalMoves, example=examples.LEGAL_MOVES)
+    @matches.doc(security=[{"seatToken": []}], operationId="getLegalMoves",
+                 **links(200, move=("makeMove", THIS_MATCH)))
     def get(self, match_id):
         """The moves the caller's seat may make now (empty when it is not to act)."""
+        tag_read(match_id, seat_required=True)
         return service().legal_moves(match_id, seat_token())
 
 
 @matches.route("/<match_id>/moves")
 class MatchMoves(MethodView):
-    @matches.arguments(MoveRequest)
-    @matches.response(201, Moved)
-    @matches.doc(security=[{"seatToken": []}], parameters=[{
-        "in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string"},
-        "description": "a retried request with the same key returns the first answer and appends nothing"}])
+    @matches.arguments(MoveRequest, example=examples.MOVE)
+    @matches.response(201, Moved, example=examples.MOVED)
+    @matches.doc(security=[{"seatToken": []}], operationId="makeMove", parameters=[IDEMPOTENCY_KEY], **links(
+        201, match=("getMatch", THIS_MATCH),
+        events=("getEvents", {**THIS_MATCH, "after": "$request.body#/expected_version"})))
     def post(self, body, match_id):
         """Make a move at the version you last saw: 409 if the match has moved on, 422 if the rules refuse it."""
-        return service().move(match_id, seat_token(), body["move"], body["expected_version"], idempotency_key())
+        return service().move(match_id, seat_token(required=True), body["move"], body["expected_version"],
+                              idempotency_key())
 
+    @matches.etag
     @matches.response(200, Steps)
+    @matches.doc(operationId="listMoves")
     def get(self, match_id):
-        """Every move so far, in order: the steps to replay a match by (with GET .../state?version=)."""
+        """Every move so far, in order: the steps to replay a match by. Each step names the version it was
+        made `at` and the `version` after it: GET .../state?version=<version> shows the move's effect."""
+        tag_read(match_id, by_seat=False)
         return service().moves(match_id)
 
 
 @matches.route("/<match_id>/events")
 class MatchEvents(MethodView):
+    @matches.etag
     @matches.arguments(EventsQuery, location="query")
     @matches.response(200, Events)
-    @matches.doc(security=SEAT_TOKEN)
+    @matches.doc(security=SEAT_TOKEN, operationId="getEvents",
+                 **links(200, next_page=("getEvents", {**THIS_MATCH, "after": "$response.body#/next_after"})))
     def get(self, query, match_id):
-        """The log after version `after`, redacted for the caller while the match goes on; all of it at the end."""
-        return service().events(match_id, seat_token(), query["after"])
+        """The log after version `after`, at most `limit` events (`next_after` pages on), redacted for the
+        caller while the match goes on; all of it at the end."""
+        tag_read(match_id)
+        return service().events(match_id, seat_token(), query["after"], query["limit"])
 
 
 @matches.route("/<match_id>/state")
 class MatchState(MethodView):
+    @matches.etag
     @matches.arguments(StateQuery, location="query")
     @matches.response(200, Match)
-    @matches.doc(security=SEAT_TOKEN)
+    @matches.doc(security=SEAT_TOKEN, operationId="getState")
     def get(self, query, match_id):
         """The caller's view of the match as it was at `version` (time travel). Once the match is finished,
         `seat` gives any seat's view and `full=true` adds the full state."""
+        tag_read(match_id)
         return service().state_at(match_id, seat_token(), query["version"], query.get("seat"), query["full"])
 
 
 @matches.route("/<match_id>/export")
 class MatchExport(MethodView):
     @matches.response(200, Export)
-    @matches.doc(security=SEAT_TOKEN)
+    @matches.doc(security=SEAT_TOKEN, operationId="exportMatch")
     def get(self, match_id):
         """Everything `cardroom verify` needs, in one document: complete after the end, your redaction before."""
         return service().export(match_id, seat_token())
@@ -103,7 +161,10 @@ class MatchExport(MethodView):
 
 @matches.route("/<match_id>/audit")
 class MatchAudit(MethodView):
+    @matches.etag
     @matches.response(200, Audit)
+    @matches.doc(operationId="auditMatch")
     def get(self, match_id):
         """The server runs the offline verifier on the stored log (before the end with its secret seed)."""
+        tag_read(match_id, by_seat=False)
         return service().audit(match_id)

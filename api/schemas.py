@@ -2,23 +2,47 @@
 the vocabularies are also published as OpenAPI components (see api/app.py)."""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from domain.match import ACTIVE, FINISHED, WAITING
+from api.game_schemas import each_game
+from domain.games import GAMES
+from domain.match import ACTIVE, CLIENT_SEED, FINISHED, SERVER_SEED, WAITING
+from service.accounts import KINDS, NAME_PATTERN
 
 NAME = validate.Length(min=1, max=40)
+SEED = validate.Length(min=1, max=200)
+EVENTS_PAGE, EVENTS_PAGE_MAX = 500, 1000  # GET .../events: the default and the largest `limit`
+MOVE = {"anyOf": each_game("Move"), "description": "{action, ...}: a move of the match's game (its <Game>Move "
+                                                   "schema; GET /v1/games/<game> lists the actions)"}
+# Versions and list positions are stored as Redis stream ids, sorted-set scores and Lua numbers; the last two
+# are doubles, exact up to 2**53 - 1, which is also the largest integer a JavaScript client reads exactly.
+LARGEST = 2**53 - 1
+MAX_SEATS = 8
+
+
+class JsonBoolean(fields.Boolean):
+    """JSON true or false only: marshmallow's Boolean also takes 0, 1, "yes" and the like."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class SeatSpec(Schema):
     name = fields.String(validate=NAME, metadata={"description": "a human seat's name (or a bot's label)"})
     bot = fields.String(validate=validate.Length(min=1, max=40),
                         metadata={"description": "a bot kind from GET /v1/bots"})
-    open = fields.Boolean(metadata={"description": "true: an open seat, filled by POST .../join"})
+    open = JsonBoolean(metadata={"description": "true: an open seat, filled by POST .../join"})
     bot_options = fields.Dict(keys=fields.String(), metadata={"description": "the bot's options (GET /v1/bots)"})
+    account = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "an account's id or name: the seat is the account's, and its API key acts for it"})
 
     @validates_schema
     def one_kind(self, data, **kwargs):
-        kinds = [k for k in ("bot", "open") if data.get(k)]
+        kinds = [k for k in ("bot", "open", "account") if data.get(k)]
         if len(kinds) > 1 or (not kinds and not data.get("name")):
-            raise ValidationError("a seat is {name}, {bot} or {open: true}")
+            raise ValidationError("a seat is {name}, {bot}, {account} or {open: true}")
+        if data.get("account") and data.get("name"):
+            raise ValidationError("an account's seat takes the account's name")
         if "bot_options" in data and not data.get("bot"):
             raise ValidationError("bot_options go with a bot")
 
@@ -26,117 +50,172 @@ class SeatSpec(Schema):
 class CreateMatch(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=40))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    seats = fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8))
-    seed = fields.String(validate=validate.Length(min=1, max=200),
-                         metadata={"description": "makes the deal reproducible; recorded as client-seeded"})
+    seats = fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=MAX_SEATS))
+    seed = fields.String(validate=SEED,
+                         metadata={"description": "makes the deal reproducible; recorded as client-seeded. Refused "
+                                                  "(422 client_seed_with_open_seats) when a seat is open: a seed "
+                                                  "may only decide cards hidden from its owner (docs/fairness.md)"})
 
 
 class JoinMatch(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = fields.String(validate=NAME, metadata={"description": "required unless you join with an account key "
+                                                                 "(the seat then takes the account's name)"})
 
 
 class MoveRequest(Schema):
-    move = fields.Dict(keys=fields.String(), required=True,
-                       metadata={"description": "{action, ...}: see the game's move schema (components "
-                                                "<game>Move) and GET /v1/games/<game>"})
-    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    move = fields.Dict(keys=fields.String(), required=True, metadata=MOVE)
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=LARGEST))
 
 
-class MatchQuery(Schema):
-    game = fields.String(validate=validate.Length(min=1, max=40))
+class AccountMatchQuery(Schema):
     status = fields.String(validate=validate.OneOf([WAITING, ACTIVE, FINISHED]))
-    cursor = fields.Integer(validate=validate.Range(min=1), metadata={"description": "next_cursor of the last page"})
+    cursor = fields.Integer(validate=validate.Range(min=1, max=LARGEST),
+                            metadata={"description": "next_cursor of the last page"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
+class MatchQuery(AccountMatchQuery):
+    game = fields.String(validate=validate.Length(min=1, max=40), metadata={"enum": list(GAMES)})
+
+
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LARGEST),
+                           metadata={"description": "the events after this version; next_after of the last page"})
+    limit = fields.Integer(load_default=EVENTS_PAGE, validate=validate.Range(min=1, max=EVENTS_PAGE_MAX),
+                           metadata={"description": f"at most this many events (default {EVENTS_PAGE}, "
+                                                    f"at most {EVENTS_PAGE_MAX})"})
+
+
+class StreamQuery(Schema):
+    after = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "resume: only the events after this version (the Last-Event-ID header wins over it)"})
 
 
 class StateQuery(Schema):
-    version = fields.Integer(required=True, validate=validate.Range(min=1))
-    seat = fields.Integer(validate=validate.Range(min=0),
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=LARGEST))
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_SEATS - 1),
                           metadata={"description": "a finished match: this seat's view instead of yours"})
     full = fields.Boolean(load_default=False, metadata={"description": "a finished match: add the full state"})
 
 
 class Seat(Schema):
-    seat = fields.Integer()
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True)
-    open = fields.Boolean()
-    token = fields.String(metadata={"description": "only in the answer to POST /v1/matches, for human seats"})
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, allow_none=True)
+    bot = fields.String(required=True, allow_none=True)
+    open = fields.Boolean(required=True)
+    account = fields.String(required=True, allow_none=True, metadata={"description": "the id of the account "
+                                                                                     "whose seat it is, or null"})
+    token = fields.String(metadata={"description": "only in the answer to POST /v1/matches, for human seats "
+                                                   "that are no account's"})
 
 
 class Result(Schema):
-    winners = fields.List(fields.Integer())
-    scores = fields.Dict(keys=fields.String(), values=fields.Raw())
+    winners = fields.List(fields.Integer(), required=True)
+    scores = fields.Dict(required=True, keys=fields.String(), values=fields.Raw())
 
 
 class Match(Schema):
-    id = fields.String()
-    game = fields.String()
-    options = fields.Dict()
-    status = fields.String(metadata={"enum": [WAITING, ACTIVE, FINISHED]})
-    version = fields.Integer()
-    seats = fields.List(fields.Nested(Seat))
-    to_act = fields.List(fields.Integer())
-    result = fields.Nested(Result, allow_none=True)
-    you = fields.Integer(allow_none=True, metadata={"description": "your seat (from your token), or null"})
-    commitment = fields.String(metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
-    seed_source = fields.String(metadata={"enum": ["server", "client"]})
-    view = fields.Raw(allow_none=True, metadata={"description": "what you may see: the game's <Game>View schema"})
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True, metadata={"enum": [WAITING, ACTIVE, FINISHED]})
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(Seat), required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    result = fields.Nested(Result, required=True, allow_none=True)
+    you = fields.Integer(required=True, allow_none=True,
+                         metadata={"description": "your seat (from your token), or null"})
+    commitment = fields.String(required=True,
+                               metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
+    seed_source = fields.String(required=True, metadata={"enum": [SERVER_SEED, CLIENT_SEED]})
+    view = fields.Raw(required=True, allow_none=True, metadata={
+        "oneOf": each_game("View"),
+        "description": "what you may see: the <Game>View of the match's `game`; null before the deal"})
     full_state = fields.Raw(metadata={"description": "GET .../state?full=true of a finished match: everything"})
 
 
 class MatchSummary(Schema):
-    id = fields.String()
-    game = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    seats = fields.List(fields.Nested(Seat))
-    to_act = fields.List(fields.Integer())
-    result = fields.Nested(Result, allow_none=True)
-    created_at = fields.String()
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(Seat), required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    result = fields.Nested(Result, required=True, allow_none=True)
+    created_at = fields.String(required=True)
+    seed_source = fields.String(required=True, allow_none=True, metadata={
+        "enum": [SERVER_SEED, CLIENT_SEED],
+        "description": "who chose the seed (a client-seeded match never has an open seat); null for a match "
+                       "stored before the listing showed it"})
 
 
 class MatchPage(Schema):
-    matches = fields.List(fields.Nested(MatchSummary))
-    next_cursor = fields.Integer(allow_none=True)
+    matches = fields.List(fields.Nested(MatchSummary), required=True)
+    next_cursor = fields.Integer(required=True, allow_none=True)
+
+
+class AccountMatch(MatchSummary):
+    seat = fields.Integer(required=True, metadata={"description": "the account's seat in this match"})
+
+
+class AccountMatchPage(Schema):
+    matches = fields.List(fields.Nested(AccountMatch), required=True)
+    next_cursor = fields.Integer(required=True, allow_none=True)
 
 
 class Joined(Schema):
-    seat = fields.Integer()
-    token = fields.String()
-    match = fields.Nested(Match)
+    seat = fields.Integer(required=True)
+    token = fields.String(metadata={"description": "the seat's token, unless you joined with an account key"})
+    match = fields.Nested(Match, required=True)
+
+
+class CreateAccount(Schema):
+    name = fields.String(required=True, validate=validate.Regexp(NAME_PATTERN), metadata={
+        "description": "2 to 30 letters, digits, '_', '-' or '.', starting with a letter or digit; unique in any case"})
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+
+
+class Account(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": list(KINDS)})
+    created_at = fields.String(required=True)
+
+
+class AccountWithKey(Account):
+    api_key = fields.String(required=True, metadata={
+        "description": "send it as 'Authorization: Bearer <api_key>'; shown only in this answer"})
 
 
 class Event(Schema):
-    version = fields.Integer()
-    type = fields.String()
-    data = fields.Raw()
-    time = fields.String()
-    prev = fields.String()
-    hash = fields.String()
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Raw(required=True)
+    time = fields.String(required=True)
+    prev = fields.String(required=True)
+    hash = fields.String(required=True)
     nonce = fields.String(metadata={"description": "only once the match is finished"})
 
 
 class Events(Schema):
-    version = fields.Integer()
-    events = fields.List(fields.Nested(Event))
+    version = fields.Integer(required=True, metadata={"description": "the match's version now"})
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "more events follow: pass this as `after` for the next page; null at the end of the log"})
+    events = fields.List(fields.Nested(Event), required=True)
 
 
 class Moved(Schema):
-    version = fields.Integer(metadata={"description": "the match's version after your move"})
-    status = fields.String(metadata={"enum": [WAITING, ACTIVE, FINISHED]})
-    to_act = fields.List(fields.Integer(), metadata={"description": "the seats awaited after your move"})
-    events = fields.List(fields.Nested(Event), metadata={"description": "your move's events, as you may see them"})
+    version = fields.Integer(required=True, metadata={"description": "the match's version after your move"})
+    status = fields.String(required=True, metadata={"enum": [WAITING, ACTIVE, FINISHED]})
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": "the seats awaited after your move"})
+    events = fields.List(fields.Nested(Event), required=True,
+                         metadata={"description": "your move's events, as you may see them"})
 
 
 class LegalMoves(Schema):
-    version = fields.Integer()
-    seat = fields.Integer()
-    moves = fields.List(fields.Dict())
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    moves = fields.List(fields.Raw(metadata=MOVE), required=True)
 
 
 class Option(Schema):
@@ -150,31 +229,32 @@ class Option(Schema):
 
 
 class Game(Schema):
-    id = fields.String()
-    name = fields.String()
-    summary = fields.String()
-    players = fields.Dict(keys=fields.String(), values=fields.Integer())
-    options = fields.List(fields.Nested(Option))
-    actions = fields.Dict(metadata={"description": "action -> {description, fields}"})
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    summary = fields.String(required=True)
+    players = fields.Dict(required=True, keys=fields.String(), values=fields.Integer())
+    options = fields.List(fields.Nested(Option), required=True)
+    actions = fields.Dict(required=True, metadata={"description": "action -> {description, fields}"})
+    rules = fields.String(required=True, metadata={"description": "the rules page, as the engine plays them"})
 
 
 class Games(Schema):
-    games = fields.List(fields.Nested(Game))
+    games = fields.List(fields.Nested(Game), required=True)
 
 
 class Bot(Schema):
-    id = fields.String()
-    description = fields.String()
-    options = fields.List(fields.Nested(Option))
+    id = fields.String(required=True)
+    description = fields.String(required=True)
+    options = fields.List(fields.Nested(Option), required=True)
 
 
 class Bots(Schema):
-    bots = fields.List(fields.Nested(Bot))
+    bots = fields.List(fields.Nested(Bot), required=True)
 
 
 class Health(Schema):
-    status = fields.String()
-    redis = fields.String()
+    status = fields.String(required=True)
+    redis = fields.String(required=True)
 
 
 class Error(Schema):
@@ -184,38 +264,48 @@ class Error(Schema):
     message = fields.String(required=True, metadata={"description": "for people"})
     errors = fields.Dict(metadata={"description": "field errors, by location and field"})
     current_version = fields.Integer(metadata={"description": "with 409 version_conflict"})
+    retry_after = fields.Integer(metadata={"description": "with 429 rate_limited: seconds until the limit that "
+                                                          "was hit resets (also the Retry-After header)"})
 
 
 class Step(Schema):
-    version = fields.Integer(metadata={"description": "the version of the move's 'moved' event"})
-    seat = fields.Integer()
-    move = fields.Dict()
+    at = fields.Integer(required=True, metadata={
+        "description": "the version the move was made at (its expected_version): GET .../state?version=<at> is the "
+                       "table before the move"})
+    version = fields.Integer(required=True, metadata={
+        "description": "the version after the move's last event: GET .../state?version=<version> shows its effect"})
+    seat = fields.Integer(required=True)
+    move = fields.Raw(required=True, metadata=MOVE)
 
 
 class Steps(Schema):
-    version = fields.Integer()
-    moves = fields.List(fields.Nested(Step))
+    version = fields.Integer(required=True, metadata={"description": "the match's version now"})
+    start = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the version of the table as dealt, before the first move; null while seats are open"})
+    moves = fields.List(fields.Nested(Step), required=True, metadata={"description": "every move so far, in order"})
 
 
 class Export(Schema):
-    format = fields.String(metadata={"description": "cardroom-export/1"})
-    match_id = fields.String()
-    complete = fields.Boolean(metadata={"description": "true once the match is finished: nothing redacted"})
-    exported_at = fields.String()
-    exported_for = fields.Integer(allow_none=True, metadata={"description": "whose redaction, before the end"})
-    game = fields.String()
-    options = fields.Dict()
-    seats = fields.List(fields.Nested(Seat))
-    commitment = fields.String()
-    seed_source = fields.String()
-    events = fields.List(fields.Nested(Event))
+    format = fields.String(required=True, metadata={"description": "cardroom-export/1"})
+    match_id = fields.String(required=True)
+    complete = fields.Boolean(required=True,
+                              metadata={"description": "true once the match is finished: nothing redacted"})
+    exported_at = fields.String(required=True)
+    exported_for = fields.Integer(required=True, allow_none=True,
+                                  metadata={"description": "whose redaction, before the end"})
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(Seat), required=True)
+    commitment = fields.String(required=True)
+    seed_source = fields.String(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
 
 
 class Audit(Schema):
-    ok = fields.Boolean()
-    complete = fields.Boolean()
-    events = fields.Integer()
-    first_bad_event = fields.Integer(allow_none=True)
-    problem = fields.String(allow_none=True)
-    checked = fields.List(fields.String())
-    summary = fields.String()
+    ok = fields.Boolean(required=True)
+    complete = fields.Boolean(required=True)
+    events = fields.Integer(required=True)
+    first_bad_event = fields.Integer(required=True, allow_none=True)
+    problem = fields.String(required=True, allow_none=True)
+    checked = fields.List(fields.String(), required=True)
+    summary = fields.String(required=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.bots import BOTS, bot_options  # noqa: E402
-from domain.bots.ismcts import search  # noqa: E402
+from domain.bots.ismcts import MAX_BUDGET_MS, search  # noqa: E402
 from domain.games import GAMES  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -183,7 +183,7 @@ def main() -> None:
                         help="index of the first match: --first 40 --matches 80 plays matches 40-119, extending "
                              "an earlier run of 40 (match i has the same seed in every run)")
     parser.add_argument("--iterations", type=int, default=100, help="the ismcts bot's iterations per turn")
-    parser.add_argument("--budget-ms", type=int, default=60_000,
+    parser.add_argument("--budget-ms", type=int, default=MAX_BUDGET_MS,
                         help="the ismcts bot's time budget per turn (default: the maximum, so iterations decide)")
     parser.add_argument("--ismcts", default="", help="more ismcts options, e.g. playout_cap=200,exploration=100")
     parser.add_argument("--players", default="both", choices=("2", "max", "both"))

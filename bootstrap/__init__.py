@@ -1,15 +1,24 @@
 """Wiring: the one place that builds Redis and RQ clients and puts the layers together."""
+import logging
+import time
 from functools import lru_cache
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
 from rq import Queue
 
 from api.app import create_app
+from api.rate_limits import RateLimits
 from bootstrap.config import Settings
+from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 from eventstore.memory import InMemoryEventStore
 from eventstore.redis_store import RedisEventStore
+from service.accounts import AccountService
+from service.hub import Hub
 from service.matches import MatchService
 from service.ports import NoBots
+from service.streams import MatchStreams
 from workers.scheduler import RqBotScheduler
 
 
@@ -25,25 +34,76 @@ def require_redis_url(config: Settings) -> str:
     return config.redis_url
 
 
+def redis_options(config: Settings) -> dict:
+    # During an outage a request answers 503 soon: within 1 s of retries when Redis refuses connections
+    # (redis-py's default retries back off for up to 7 s), within 4 x REDIS_TIMEOUT + 1 s when it hangs.
+    # The retries still ride out a Redis that restarts in between.
+    return dict(socket_connect_timeout=config.redis_timeout, socket_timeout=config.redis_timeout,
+                retry=Retry(ExponentialWithJitterBackoff(base=0.1, cap=0.4), 3))
+
+
 def build_queue(config: Settings) -> Queue:
     # RQ stores pickled bytes, so its connection must not decode responses.
-    return Queue(config.queue, connection=redis.Redis.from_url(require_redis_url(config)))
+    return Queue(config.queue, connection=redis.Redis.from_url(require_redis_url(config), **redis_options(config)))
+
+
+REDIS_WAIT_SECONDS = 10
 
 
 def build_redis(config: Settings) -> redis.Redis:
-    return redis.Redis.from_url(require_redis_url(config), decode_responses=True)
+    # redis-py fails at once when its pool's connections are all in use; a gevent worker can have far more
+    # requests in flight (a burst of 1,000 streams opening), so they wait their turn for a connection
+    pool = redis.BlockingConnectionPool.from_url(require_redis_url(config), decode_responses=True,
+                                                 max_connections=config.redis_connections,
+                                                 timeout=REDIS_WAIT_SECONDS, **redis_options(config))
+    return redis.Redis(connection_pool=pool)
 
 
-def build_match_service(config: Settings, client: redis.Redis | None = None) -> MatchService:
-    return MatchService(RedisEventStore(client or build_redis(config)), RqBotScheduler(build_queue(config)),
-                        snapshot_every=config.snapshot_every)
+def wait_for_redis(client: redis.Redis, log: logging.Logger, longest_pause: float = 2.0) -> None:
+    """Returns once Redis answers, so a worker started (or restarted) during an outage waits instead of
+    crashing in a loop that its supervisor would give up on."""
+    pause = 0.1
+    while True:
+        try:
+            client.ping()
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("waiting for Redis (unreachable); next try in %.1f s", pause)
+            time.sleep(pause)
+            pause = min(2 * pause, longest_pause)
+
+
+def build_bot_scheduler(config: Settings) -> RqBotScheduler:
+    return RqBotScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
+
+
+def build_match_service(config: Settings, client: redis.Redis | None = None,
+                        accounts: AccountService | None = None) -> MatchService:
+    return MatchService(RedisEventStore(client or build_redis(config)), build_bot_scheduler(config),
+                        snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
+                        accounts=accounts, recent_matches=config.recent_matches)
+
+
+def build_rate_limits(config: Settings) -> RateLimits:
+    return RateLimits(config.rate_limit_storage or require_redis_url(config), config.limit_create,
+                      config.limit_join, config.limit_moves, config.limit_accounts)
 
 
 def build_app(config: Settings):
     client = build_redis(config)
-    return create_app(build_match_service(config, client), client.ping, config.max_body_bytes)
+    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
+    service = build_match_service(config, client, accounts)
+    # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
+    streams = MatchStreams(service, Hub(RedisEventStore(client)), config.keep_alive)
+    return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
+                      rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
+                      accounts=accounts)
 
 
 def build_docs_app():
     """The app without any Redis, for `flask openapi write` (it only reads the routes and schemas)."""
-    return create_app(MatchService(InMemoryEventStore(), NoBots()), lambda: True)
+    store = InMemoryEventStore()
+    accounts = AccountService(InMemoryAccountStore())
+    service = MatchService(store, NoBots(), accounts=accounts)
+    return create_app(service, lambda: True, streams=MatchStreams(service, Hub(store), keep_alive_seconds=10),
+                      accounts=accounts)

@@ -10,7 +10,7 @@ class Settings:
     host: str                  # HOST: the address gunicorn binds (0.0.0.0 in the container)
     port: int                  # PORT: where gunicorn listens
     embedded_redis_port: int   # EMBEDDED_REDIS_PORT: the port of the Redis `make run` starts; 0 = any free one
-    data_dir: Path             # DATA_DIR: the embedded Redis keeps its AOF here
+    data_dir: Path             # DATA_DIR: make run keeps the embedded Redis AOF, supervisord.conf and the logs here
     snapshot_every: int        # SNAPSHOT_EVERY: store a snapshot each time the log passes a multiple of this
     workers: int               # WORKERS: RQ worker processes started by `make run`
     web_workers: int           # WEB_CONCURRENCY: gunicorn worker processes
@@ -18,6 +18,28 @@ class Settings:
     max_body_bytes: int        # MAX_BODY_BYTES: larger request bodies get 413
     stall_after: float         # STALL_AFTER: seconds a bot turn may be awaited before the janitor re-enqueues it
     janitor_every: float       # JANITOR_EVERY: seconds between janitor passes
+    redis_timeout: float       # REDIS_TIMEOUT: seconds to connect to or hear from Redis before a request gets 503
+    redis_appendfsync: str     # REDIS_APPENDFSYNC: the embedded Redis's AOF fsync policy (everysec, or always: no loss)
+    cors_origins: tuple[str, ...]  # CORS_ORIGINS: comma-separated origins browsers may call the API from; "*" = any
+    rules_dir: Path | None     # RULES_DIR: the docs/games folder served at /docs/games; unset = the repository's
+    bot_turn_expiry: float     # BOT_TURN_EXPIRY: seconds after which the janitor gives up on a bot turn (a bot
+                               #   failing every time), so its passes stay bounded; logged as an error
+    keep_finished_extras: int  # KEEP_FINISHED_EXTRAS: seconds a finished match keeps its snapshots and
+                               #   idempotency records (its log and meta are kept: they are the audit)
+    job_result_ttl: int        # JOB_RESULT_TTL: seconds RQ keeps the record of a bot turn played
+    job_failure_ttl: int       # JOB_FAILURE_TTL: seconds RQ keeps the record of a bot turn that failed
+    rate_limit_storage: str | None  # RATE_LIMIT_STORAGE: where the rate-limit counters live (a `limits`
+                               #   storage URI); unset = the REDIS_URL Redis
+    limit_create: str          # LIMIT_CREATE: match creations per account (by its key) or client IP,
+                               #   `limits` notation; "" = no limit
+    limit_join: str            # LIMIT_JOIN: joins per account or client IP
+    limit_moves: str           # LIMIT_MOVES: moves per account or client IP
+    limit_accounts: str        # LIMIT_ACCOUNTS: account creations per client IP
+    max_open_matches: int      # MAX_OPEN_MATCHES: unfinished matches an account may be seated in at once
+    keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
+    redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
+    recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
+                               #   25-60 KB each; 0 = none (every move loads the match)
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -35,4 +57,25 @@ class Settings:
             max_body_bytes=int(env.get("MAX_BODY_BYTES", "65536")),
             stall_after=float(env.get("STALL_AFTER", "5")),
             janitor_every=float(env.get("JANITOR_EVERY", "1")),
+            redis_timeout=float(env.get("REDIS_TIMEOUT", "2")),
+            redis_appendfsync=env.get("REDIS_APPENDFSYNC", "everysec"),
+            cors_origins=tuple(origin.strip() for origin in env.get("CORS_ORIGINS", "*").split(",") if origin.strip()),
+            rules_dir=Path(env["RULES_DIR"]) if env.get("RULES_DIR") else None,
+            bot_turn_expiry=float(env.get("BOT_TURN_EXPIRY", "3600")),
+            keep_finished_extras=int(env.get("KEEP_FINISHED_EXTRAS", "86400")),
+            job_result_ttl=int(env.get("JOB_RESULT_TTL", "10")),
+            job_failure_ttl=int(env.get("JOB_FAILURE_TTL", "86400")),
+            rate_limit_storage=env.get("RATE_LIMIT_STORAGE") or None,
+            # a burst, a sustained rate, and the quota: 50,000 matches in 110 s was one client's doing
+            limit_create=env.get("LIMIT_CREATE", "20/second;120/minute;1000/hour;5000/day"),
+            limit_join=env.get("LIMIT_JOIN", "20/second;300/minute"),
+            # a program playing bots moves as soon as they answer: tens of moves a second
+            limit_moves=env.get("LIMIT_MOVES", "50/second;1800/minute"),
+            # a person or a bot farm makes a few accounts, once; a name grab makes thousands
+            limit_accounts=env.get("LIMIT_ACCOUNTS", "5/minute;50/day"),
+            # a tournament bot plays tens of matches at once; thousands nobody finishes would only fill Redis
+            max_open_matches=int(env.get("MAX_OPEN_MATCHES", "100")),
+            keep_alive=float(env.get("STREAM_KEEP_ALIVE", "10")),
+            redis_connections=int(env.get("REDIS_CONNECTIONS", "100")),
+            recent_matches=int(env.get("RECENT_MATCHES", "500")),
         )

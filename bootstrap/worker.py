@@ -1,37 +1,65 @@
 """`python -m bootstrap.worker`: one RQ worker on the bot queue, with the service wired in and a janitor
-thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock)."""
+thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock).
+
+It runs no RQ scheduler: RQ forks one from the worker, and a SIGKILLed worker would leave it orphaned,
+still holding the scheduler lock; `python -m bootstrap.scheduler` is a program of its own instead."""
 import logging
 import threading
 import time
 
+import redis
 from rq import SimpleWorker
 
-from bootstrap import build_match_service, build_queue, settings
+from bootstrap import build_bot_scheduler, build_match_service, settings, wait_for_redis
 from workers import jobs
 from workers.janitor import sweep
 
-log = logging.getLogger("cardroom.janitor")
+log = logging.getLogger("cardroom.worker")
 
 
-def run_janitor(service, queue, stall_after: float, every: float) -> None:
+def run_janitor(service, scheduler, config) -> None:
     while True:
-        time.sleep(every)
+        time.sleep(config.janitor_every)
         try:
-            sweep(service, queue, stall_after)
-        except Exception:  # a Redis hiccup must not end the thread; the next pass tries again
+            sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("janitor: Redis unreachable; next pass in %.1f s", config.janitor_every)
+        except Exception:  # no failure may end the thread; the next pass tries again
             log.exception("janitor pass failed")
+
+
+def beat(worker: SimpleWorker, every: float, stop: threading.Event) -> None:
+    """RQ's SimpleWorker beats only between jobs; this beats during a long search too, so the janitor
+    can tell a busy worker from a dead one within `stall_after`."""
+    while not stop.wait(every):
+        try:
+            if worker.connection.exists(worker.key):  # registered, and not yet gone: never recreate it
+                worker.heartbeat()
+        except Exception:  # as for the janitor: the next beat tries again
+            log.exception("worker heartbeat failed")
+
+
+class BotWorker(SimpleWorker):
+    """SimpleWorker runs jobs in this process (no fork per job): a bot turn starts sooner, and a worker
+    killed mid-job loses nothing that the janitor does not recover."""
+
+    # RQ doubles its pause between tries to reach Redis up to 60 s; 2 s resumes bot turns soon after an outage.
+    max_connection_wait_time = 2.0
 
 
 def main() -> None:
     config = settings()
-    queue = build_queue(config)
+    scheduler = build_bot_scheduler(config)
+    queue = scheduler.queue
+    wait_for_redis(queue.connection, log)
     service = build_match_service(config)
     jobs.configure(service)
-    threading.Thread(target=run_janitor, args=(service, queue, config.stall_after, config.janitor_every),
-                     daemon=True, name="janitor").start()
-    # SimpleWorker runs jobs in this process (no fork per job): a bot turn starts sooner, and a worker
-    # killed mid-job loses nothing that the janitor does not recover.
-    SimpleWorker([queue], connection=queue.connection).work(with_scheduler=True)
+    worker = BotWorker([queue], connection=queue.connection)
+    threading.Thread(target=run_janitor, args=(service, scheduler, config), daemon=True, name="janitor").start()
+    threading.Thread(target=beat, args=(worker, config.stall_after / 3, threading.Event()), daemon=True,
+                     name="heartbeat").start()
+    # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.
+    worker.work()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The game protocol: what every game module provides, in this order (see docs/architecture.md).
 
-    INFO                              -> GameInfo: id, name, player range, options, move vocabulary
+    INFO                              -> GameInfo: id, name, player range, options, move vocabulary, typed view
     options(raw, player_count)        -> validated options with defaults filled in (raises InvalidSetup)
     deal(options, player_count, rng)  -> the opening events (every shuffled card is IN the event)
     evolve(state, event)              -> the new state (pure: no validation, no randomness, no mutation)
@@ -46,6 +46,13 @@ class Field:
 
 
 @dataclass(frozen=True)
+class ViewField:
+    """One field of a game's view: the shape of its value (built with the helpers below) and what it means."""
+    shape: dict
+    description: str
+
+
+@dataclass(frozen=True)
 class GameInfo:
     id: str
     name: str
@@ -54,7 +61,7 @@ class GameInfo:
     summary: str
     options: tuple[Option, ...] = ()
     actions: dict[str, tuple[str, dict[str, Field]]] = field(default_factory=dict)  # action -> (doc, fields)
-    view: dict[str, str] = field(default_factory=dict)  # every field of view(), with what it means
+    view: dict[str, ViewField] = field(default_factory=dict)  # every field of view(): its shape and meaning
 
     def catalog_entry(self) -> dict:
         return {
@@ -71,6 +78,45 @@ class GameInfo:
                 for action, (doc, fields) in self.actions.items()
             },
         }
+
+
+# --- shapes: the JSON values a view holds, so that the API can publish each game's view as a typed schema.
+# A shape is an OpenAPI 3.0 schema object (JSON Schema with `nullable`) made of plain dicts; only the API
+# reads them, the rules never do.
+INTEGER = {"type": "integer"}
+BOOLEAN = {"type": "boolean"}
+STRING = {"type": "string"}
+
+
+def one_of(*choices) -> dict:
+    """A value that is one of `choices` (all strings, all integers or all booleans)."""
+    kind = {bool: "boolean", int: "integer", str: "string"}[type(choices[0])]
+    return {"type": kind, "enum": list(choices)}
+
+
+def list_of(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+def record(properties: dict[str, dict], optional: tuple[str, ...] = ()) -> dict:
+    """An object with exactly these fields; every field is always present unless named in `optional`."""
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "required": [name for name in properties if name not in optional]}
+
+
+def keyed(values: dict) -> dict:
+    """An object whose keys are data (a place, a seat) and whose values all have one shape."""
+    return {"type": "object", "additionalProperties": values}
+
+
+def named(title: str, shape: dict) -> dict:
+    """A shape used in several places, e.g. a card: the API publishes it once, as <Game><title>."""
+    return {**shape, "title": title}
+
+
+def nullable(shape: dict) -> dict:
+    """The shape, or null (a hidden card, a step not yet taken)."""
+    return {**shape, "nullable": True}
 
 
 def describe_option(option: Option) -> dict:

@@ -62,12 +62,25 @@ class EventStore(ABC):
         in the same step (the store adds version and head)."""
 
     @abstractmethod
-    def load(self, match_id: str, upto: int | None = None) -> Loaded | None:
-        """Meta, latest snapshot at or before `upto` (default: the end) and the events after it up to `upto`."""
+    def load(self, match_id: str, upto: int | None = None, since: int = 0) -> Loaded | None:
+        """Meta, latest snapshot at or before `upto` (default: the end) and the events after it up to `upto`.
+        `since`: the version of a state the caller holds; when no snapshot up to `upto` is later than it, no
+        snapshot is returned and the events start after `since` (the caller folds them onto its own state)."""
 
     @abstractmethod
     def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[dict]:
         """The stored events with after < version <= upto."""
+
+    @abstractmethod
+    def tail(self, after: dict[str, int], timeout: float) -> dict[str, list[dict]]:
+        """Wait up to `timeout` seconds until any of the logs named in `after` (match id -> version) has
+        events past its version; return them, by match id (only the logs that have some). Returns at
+        once if some are already there; returns {} on timeout or when `wake` is called meanwhile."""
+
+    @abstractmethod
+    def wake(self) -> None:
+        """End a `tail` of this store object that is waiting (or the next one, if none is), so its
+        caller can wait again on other logs."""
 
     @abstractmethod
     def meta(self, match_id: str) -> dict[str, str] | None: ...
@@ -81,20 +94,38 @@ class EventStore(ABC):
 
     @abstractmethod
     def index(self, match_id: str, game: str) -> None:
-        """List the match in the catalog of matches (newest first) and among the active ones."""
+        """List the match in the catalog of matches (newest first)."""
 
     @abstractmethod
-    def retire(self, match_id: str) -> None:
-        """Take a finished match off the active list."""
+    def list_status(self, match_id: str, game: str, status: str) -> None:
+        """List an indexed match under `status` (alone and with its game) at its catalog position. It stays
+        listed under a former status until unlist_status: listings still check the meta."""
 
     @abstractmethod
-    def active(self) -> list[str]:
-        """The matches listed as active (a superset: a finished one stays until retired)."""
+    def unlist_status(self, match_id: str, game: str, status: str) -> None: ...
 
     @abstractmethod
     def metas(self, match_ids: list[str]) -> list[dict[str, str] | None]:
         """The meta of each match, in one round trip."""
 
     @abstractmethod
-    def matches(self, game: str | None, before: int | None, limit: int) -> list[tuple[int, str]]:
-        """(position, id) of listed matches, newest first, with position < before."""
+    def matches(self, game: str | None, before: int | None, limit: int,
+                status: str | None = None) -> list[tuple[int, str]]:
+        """(position, id) of listed matches (under `status` if given), newest first, with position < before."""
+
+    @abstractmethod
+    def await_bot(self, match_id: str, since: float) -> None:
+        """Note that the match awaits a bot's turn since `since` (seconds since the epoch); noting it again
+        moves it to the later time."""
+
+    @abstractmethod
+    def bots_awaited(self, since_before: float, limit: int) -> list[tuple[str, float]]:
+        """(match, since) of the matches noted as awaiting a bot since before `since_before`, oldest first."""
+
+    @abstractmethod
+    def release_bot(self, match_id: str, noted_by: float) -> None:
+        """Forget that the match awaits a bot, unless it was noted again after `noted_by`."""
+
+    @abstractmethod
+    def expire_extras(self, match_id: str, seconds: int) -> None:
+        """Let the match's snapshots and idempotency records expire in `seconds`; its log and meta stay."""

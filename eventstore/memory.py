@@ -1,6 +1,7 @@
 """The in-memory event store, for unit tests: the same behaviour as Redis, in dicts under one lock."""
 import json
 import threading
+import time
 from collections import defaultdict
 
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
@@ -12,12 +13,16 @@ class InMemoryEventStore(EventStore):
     def __init__(self, clock=utc_now):
         self._clock = clock
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # notified on every append and wake
+        self._woken = False
         self._events: dict[str, list[dict]] = defaultdict(list)
         self._meta: dict[str, dict[str, str]] = {}
         self._snapshots: dict[str, list[Snapshot]] = defaultdict(list)
         self._idempotency: dict[str, dict[str, str]] = defaultdict(dict)
-        self._listed: list[tuple[int, str, str]] = []
-        self._active: set[str] = set()
+        self._listed: dict[str, tuple[int, str]] = {}  # match -> (position, game)
+        self._statuses: dict[str, set[str]] = defaultdict(set)  # match -> the statuses it is listed under
+        self._awaiting_bot: dict[str, float] = {}
+        self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
 
     def append(self, match_id, expected, events, *, meta=None, idempotency=None):
         with self._lock:
@@ -34,9 +39,10 @@ class InMemoryEventStore(EventStore):
                                                         "head": head.hash})
             if idempotency:
                 self._idempotency[match_id][idempotency[0]] = idempotency[1]
+            self._changed.notify_all()
             return Appended(stored, head)
 
-    def load(self, match_id, upto=None):
+    def load(self, match_id, upto=None, since=0):
         with self._lock:
             if match_id not in self._meta:
                 return None
@@ -44,12 +50,30 @@ class InMemoryEventStore(EventStore):
             upto = len(log) if upto is None else upto
             snapshot = max((s for s in self._snapshots[match_id] if s.version <= upto),
                            key=lambda s: s.version, default=None)
-            start = snapshot.version if snapshot else 0
+            if snapshot is None or snapshot.version <= since:
+                snapshot = None
+            start = snapshot.version if snapshot else since
             return Loaded(dict(self._meta[match_id]), snapshot, list(log[start:upto]))
 
     def read(self, match_id, after=0, upto=None):
         with self._lock:
             return list(self._events[match_id][after:upto])
+
+    def tail(self, after, timeout):
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                found = {m: list(self._events[m][v:]) for m, v in after.items() if len(self._events[m]) > v}
+                remaining = deadline - time.monotonic()
+                if found or self._woken or remaining <= 0:
+                    self._woken = False
+                    return found
+                self._changed.wait(remaining)
+
+    def wake(self):
+        with self._lock:
+            self._woken = True
+            self._changed.notify_all()
 
     def meta(self, match_id):
         with self._lock:
@@ -67,23 +91,42 @@ class InMemoryEventStore(EventStore):
 
     def index(self, match_id, game):
         with self._lock:
-            self._listed.append((len(self._listed) + 1, match_id, game))
-            self._active.add(match_id)
+            self._listed[match_id] = (len(self._listed) + 1, game)
 
-    def retire(self, match_id):
+    def list_status(self, match_id, game, status):
         with self._lock:
-            self._active.discard(match_id)
+            if match_id in self._listed:
+                self._statuses[match_id].add(status)
 
-    def active(self):
+    def unlist_status(self, match_id, game, status):
         with self._lock:
-            return sorted(self._active)
+            self._statuses[match_id].discard(status)
 
     def metas(self, match_ids):
         with self._lock:
             return [dict(self._meta[m]) if m in self._meta else None for m in match_ids]
 
-    def matches(self, game, before, limit):
+    def matches(self, game, before, limit, status=None):
         with self._lock:
-            listed = [(pos, mid) for pos, mid, g in reversed(self._listed)
-                      if (game is None or g == game) and (before is None or pos < before)]
+            listed = sorted(((pos, mid) for mid, (pos, g) in self._listed.items()
+                             if (game is None or g == game) and (before is None or pos < before)
+                             and (status is None or status in self._statuses[mid])), reverse=True)
             return listed[:limit]
+
+    def await_bot(self, match_id, since):
+        with self._lock:
+            self._awaiting_bot[match_id] = since
+
+    def bots_awaited(self, since_before, limit):
+        with self._lock:
+            return sorted(((m, t) for m, t in self._awaiting_bot.items() if t < since_before),
+                          key=lambda noted: noted[1])[:limit]
+
+    def release_bot(self, match_id, noted_by):
+        with self._lock:
+            if self._awaiting_bot.get(match_id, noted_by + 1) <= noted_by:
+                del self._awaiting_bot[match_id]
+
+    def expire_extras(self, match_id, seconds):
+        with self._lock:
+            self.expiring[match_id] = seconds

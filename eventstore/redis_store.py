@@ -6,9 +6,17 @@ Keys of one match share the hash tag {m:<id>} so one Lua script can touch them a
     cr:{m:<id>}:snaps    sorted set: score = version, member = {"version", "hash", "state"} as JSON
     cr:{m:<id>}:idem     hash: idempotency key -> the remembered answer
 The catalog of matches is outside any match: cr:matches:seq (counter), cr:matches (sorted set, score =
-position), cr:matches:game:<game>, and cr:matches:active (set) for the janitor that recovers bot turns.
+position), cr:matches:game:<game>, the status index cr:matches:status:<status> and
+cr:matches:game:<game>:status:<status> (same scores), and cr:bots:awaited (sorted set, score = when the
+awaited bot turn began) for the janitor that recovers bot turns.
+cr:wake:<uuid> is one store object's wake-up stream: `tail` reads it along with the match streams, so an
+XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
+
+`tail` is one XREAD BLOCK over every stream asked for, so it needs them in one slot: under Redis Cluster
+it serves the matches of one node per store object (not done yet: cardroom runs on one Redis today).
 """
 import json
+import uuid
 
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore.chain import seal
@@ -38,14 +46,16 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 return {'ok', tostring(version + n)}
 """
 
-# KEYS: events, meta, snaps. ARGV: upto version ('' = the end). One round trip for a whole load.
+# KEYS: events, meta, snaps. ARGV: upto version ('' = the end), since (the version of the caller's own state:
+# a snapshot is sent only when later than that). One round trip for a whole load.
 LOAD = """
 local meta = redis.call('HGETALL', KEYS[2])
 if #meta == 0 then return false end
 local upto = ARGV[1]
 if upto == '' then upto = redis.call('HGET', KEYS[2], 'version') end
-local snap = redis.call('ZREVRANGEBYSCORE', KEYS[3], upto, '-inf', 'LIMIT', 0, 1)
-local start = 1
+local since = tonumber(ARGV[2])
+local snap = redis.call('ZREVRANGEBYSCORE', KEYS[3], upto, '(' .. since, 'LIMIT', 0, 1)
+local start = since + 1
 if #snap > 0 then start = tonumber(cjson.decode(snap[1])['version']) + 1 end
 local events = {}
 if start <= tonumber(upto) then
@@ -53,6 +63,26 @@ if start <= tonumber(upto) then
 end
 return {meta, snap, events}
 """
+
+# KEYS: the awaited-bots index. ARGV: match, noted_by. Forgets the match unless noted again after noted_by.
+RELEASE_BOT = """
+local since = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if since and tonumber(since) <= tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+BOTS_AWAITED = "cr:bots:awaited"
+
+
+WAKE_TTL_MS = 600_000
+TAIL_COUNT = 1000  # events per log per XREAD: bounds one answer; the caller asks again for the rest
+SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket timeout, so no read times out
+
+
+def _socket_timeout(client) -> float | None:
+    """The read timeout the client's connections get (redis-py 8 sets 5 s unless told otherwise): a
+    connection object is built, not connected, to ask it."""
+    pool = client.connection_pool
+    return pool.connection_class(**pool.connection_kwargs).socket_timeout
 
 
 def keys(match_id: str) -> tuple[str, str, str, str]:
@@ -67,6 +97,11 @@ class RedisEventStore(EventStore):
         self._clock = clock
         self._append = client.register_script(APPEND)
         self._load = client.register_script(LOAD)
+        self._release_bot = client.register_script(RELEASE_BOT)
+        self._wake_key = f"cr:wake:{uuid.uuid4().hex}"
+        self._wake_seen = "0-0"  # the last wake-up a tail consumed: one that comes before the XREAD still counts
+        socket_timeout = _socket_timeout(client)
+        self._longest_block = socket_timeout * SOCKET_MARGIN if socket_timeout else None
 
     def append(self, match_id, expected, events, *, meta=None, idempotency=None):
         stored = seal(events, expected.version, expected.hash, self._clock())
@@ -84,9 +119,9 @@ class RedisEventStore(EventStore):
             raise VersionConflict(int(value))
         return Appended(stored, head)
 
-    def load(self, match_id, upto=None):
+    def load(self, match_id, upto=None, since=0):
         events_key, meta_key, snaps_key, _ = keys(match_id)
-        found = self._load(keys=[events_key, meta_key, snaps_key], args=["" if upto is None else upto])
+        found = self._load(keys=[events_key, meta_key, snaps_key], args=["" if upto is None else upto, since])
         if not found:
             return None
         flat_meta, snap, entries = found
@@ -101,6 +136,27 @@ class RedisEventStore(EventStore):
         end = "+" if upto is None else f"{upto}-0"
         entries = self._redis.xrange(keys(match_id)[0], f"({after}-0" if after else "-", end)
         return [json.loads(fields["e"]) for _, fields in entries]
+
+    def tail(self, after, timeout):
+        if self._longest_block is not None:
+            timeout = min(timeout, self._longest_block)
+        streams = {keys(match_id)[0]: f"{version}-0" for match_id, version in after.items()}
+        match_ids = {keys(match_id)[0]: match_id for match_id in after}
+        answer = self._redis.xread({**streams, self._wake_key: self._wake_seen}, count=TAIL_COUNT,
+                                   block=max(1, int(timeout * 1000)))
+        found = {}
+        for stream, entries in answer or []:
+            if stream == self._wake_key:
+                self._wake_seen = entries[-1][0]
+            else:
+                found[match_ids[stream]] = [json.loads(fields["e"]) for _, fields in entries]
+        return found
+
+    def wake(self):
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xadd(self._wake_key, {"w": "1"}, maxlen=1, approximate=False)
+        pipe.pexpire(self._wake_key, WAKE_TTL_MS)
+        pipe.execute()
 
     def meta(self, match_id):
         return self._redis.hgetall(keys(match_id)[1]) or None
@@ -117,14 +173,22 @@ class RedisEventStore(EventStore):
         pipe = self._redis.pipeline(transaction=False)
         pipe.zadd("cr:matches", {match_id: position})
         pipe.zadd(f"cr:matches:game:{game}", {match_id: position})
-        pipe.sadd("cr:matches:active", match_id)
         pipe.execute()
 
-    def retire(self, match_id):
-        self._redis.srem("cr:matches:active", match_id)
+    def list_status(self, match_id, game, status):
+        position = self._redis.zscore("cr:matches", match_id)
+        if position is None:
+            return  # not in the catalog: nothing to list it by
+        pipe = self._redis.pipeline(transaction=False)
+        for listing in _status_listings(game, status):
+            pipe.zadd(listing, {match_id: position})
+        pipe.execute()
 
-    def active(self):
-        return sorted(self._redis.smembers("cr:matches:active"))
+    def unlist_status(self, match_id, game, status):
+        pipe = self._redis.pipeline(transaction=False)
+        for listing in _status_listings(game, status):
+            pipe.zrem(listing, match_id)
+        pipe.execute()
 
     def metas(self, match_ids):
         pipe = self._redis.pipeline(transaction=False)
@@ -132,8 +196,33 @@ class RedisEventStore(EventStore):
             pipe.hgetall(keys(match_id)[1])
         return [meta or None for meta in pipe.execute()]
 
-    def matches(self, game, before, limit):
-        listing = "cr:matches" if game is None else f"cr:matches:game:{game}"
+    def matches(self, game, before, limit, status=None):
+        if status is not None:
+            listing = _status_listings(game, status)[0 if game is None else 1]
+        else:
+            listing = "cr:matches" if game is None else f"cr:matches:game:{game}"
         found = self._redis.zrevrangebyscore(listing, f"({before}" if before else "+inf", "-inf",
                                              start=0, num=limit, withscores=True)
         return [(int(score), match_id) for match_id, score in found]
+
+    def await_bot(self, match_id, since):
+        self._redis.zadd(BOTS_AWAITED, {match_id: since})
+
+    def bots_awaited(self, since_before, limit):
+        found = self._redis.zrangebyscore(BOTS_AWAITED, "-inf", f"({since_before!r}", start=0, num=limit,
+                                          withscores=True)
+        return [(match_id, since) for match_id, since in found]
+
+    def release_bot(self, match_id, noted_by):
+        self._release_bot(keys=[BOTS_AWAITED], args=[match_id, repr(noted_by)])
+
+    def expire_extras(self, match_id, seconds):
+        _, _, snaps_key, idem_key = keys(match_id)
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.expire(snaps_key, seconds)
+        pipe.expire(idem_key, seconds)
+        pipe.execute()
+
+
+def _status_listings(game: str, status: str) -> tuple[str, str]:
+    return f"cr:matches:status:{status}", f"cr:matches:game:{game}:status:{status}"

@@ -102,7 +102,8 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
     created = events[0]["data"]
     specs = [_seat_spec(seat) for seat in created["seats"]]
     _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
-                                                       created["commitment"], created["seed_source"])))
+                                                       created["commitment"], created["seed_source"],
+                                                       created.get("owner"))))
     state = match.evolve(None, events[0])
     position = 1 + _expect(events, 1, match.open_events(state, seed))
     state = match.evolve_all(state, events[1:position])
@@ -110,7 +111,10 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
         event = events[position]
         version = event["version"]
         if event["type"] == "seat_joined":
-            decided = _decided(version, lambda: match.join(state, event["data"]["name"], seed)[1])
+            decided = _decided(version, lambda: match.join(state, event["data"]["name"], seed,
+                                                               event["data"].get("account"))[1])
+        elif event["type"] == "seat_left":
+            decided = _decided(version, lambda: match.leave(state, event["data"]["seat"]))
         elif event["type"] == "moved":
             data = event["data"]
             decided = _decided(version, lambda: match.decide(state, data["seat"], data["move"], seed, salt))
@@ -148,4 +152,4 @@ def _seat_spec(seat: dict) -> dict:
         return {"open": True}
     if seat.get("bot"):
         return {"bot": seat["bot"], "name": seat["name"], "bot_options": seat.get("bot_options", {})}
-    return {"name": seat["name"]}
+    return {"name": seat["name"], **({"account": seat["account"]} if seat.get("account") else {})}

@@ -2,14 +2,17 @@
 
 RQ notices an abandoned job only after its heartbeat TTL (at least 60 s) and a maintenance pass (every
 10 minutes by default). The janitor instead asks the service which bot turns have been awaited longer
-than `stall_after` and re-enqueues each one whose job is not simply waiting in the queue. A job run
-twice is harmless: it submits at its version, so the later run finds the turn gone.
+than `stall_after` and re-enqueues each one whose job is gone: not waiting in the queue, and not being
+computed by a worker that still beats (bootstrap/worker.py beats every stall_after / 3 seconds, also
+during a job). A job run twice is harmless, it submits at its version, but it costs a worker: a long
+search re-enqueued while it runs would soon hold them all.
 """
 import logging
 
-from rq import Queue
+from rq import Queue, SimpleWorker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.utils import now
 
 from service.matches import MatchService
 from workers.scheduler import RqBotScheduler, bot_job_id
@@ -19,22 +22,23 @@ WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 LOCK_KEY = "cr:janitor:lock"
 
 
-def sweep(service: MatchService, queue: Queue, stall_after: float) -> list[str]:
+def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
+    queue = scheduler.queue
     if not queue.connection.set(LOCK_KEY, "1", nx=True, px=int(stall_after * 1000)):
         return []
     requeued = []
-    for match_id, seat, version in service.stalled_bot_turns(stall_after):
+    for match_id, seat, version in service.stalled_bot_turns(stall_after, give_up_after):
         job_id = bot_job_id(match_id, seat, version)
         try:
             job = Job.fetch(job_id, connection=queue.connection)
         except NoSuchJobError:
             job = None
         if job is not None:
-            if _waiting(queue, job):
-                continue  # a backlog, not a crash
+            if _waiting(queue, job) or _computing(queue, job, stall_after):
+                continue  # a backlog or a long search, not a crash
             job.delete()
-        RqBotScheduler(queue).schedule(match_id, seat, version)
+        scheduler.schedule(match_id, seat, version)
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
         requeued.append(job_id)
     return requeued
@@ -47,3 +51,13 @@ def _waiting(queue: Queue, job: Job) -> bool:
     if status not in WAITING:
         return False
     return status != JobStatus.QUEUED or queue.connection.lpos(queue.key, job.id) is not None
+
+
+def _computing(queue: Queue, job: Job, stall_after: float) -> bool:
+    """Started by a worker that has beaten within `stall_after` seconds: still at work on it."""
+    if job.get_status(refresh=False) != JobStatus.STARTED or not job.worker_name:
+        return False
+    worker = SimpleWorker.find_by_key(SimpleWorker.redis_worker_namespace_prefix + job.worker_name,
+                                      connection=queue.connection)
+    return (worker is not None and worker.last_heartbeat is not None
+            and (now() - worker.last_heartbeat).total_seconds() < stall_after)

@@ -1,8 +1,12 @@
 """Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat)."""
+import logging
+
+import redis
 from rq import Queue, Retry
 from rq.job import Job
 
 JOB_TIMEOUT_SECONDS = 60
+log = logging.getLogger(__name__)
 
 
 def bot_job_id(match_id: str, seat: int, version: int) -> str:
@@ -10,15 +14,30 @@ def bot_job_id(match_id: str, seat: int, version: int) -> str:
 
 
 class RqBotScheduler:
-    def __init__(self, queue: Queue):
-        self._queue = queue
+    def __init__(self, queue: Queue, result_ttl: int = 10, failure_ttl: int = 86400):
+        """`result_ttl`, `failure_ttl`: seconds RQ keeps the record of a job played or failed. A played
+        turn's record is only needed while its turn could be scheduled again (the next append follows
+        within a moment); a failed one is kept longer, to be looked at."""
+        self.queue = queue
+        self._result_ttl = result_ttl
+        self._failure_ttl = failure_ttl
 
     def schedule(self, match_id: str, seat: int, version: int) -> None:
+        """Called after the move that awaits the bot is stored: if RQ's Redis cannot be reached, the move
+        still stands and is acknowledged, and the janitor enqueues the turn (it is noted as awaited)."""
+        try:
+            self._enqueue(match_id, seat, version)
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("bot turn %s not enqueued (Redis unreachable); the janitor will",
+                        bot_job_id(match_id, seat, version))
+
+    def _enqueue(self, match_id: str, seat: int, version: int) -> None:
         # The deterministic id lets us skip a turn already queued. Two schedulers racing past this check
         # are still harmless: each job submits at `version`, so the second run finds the turn gone.
         job_id = bot_job_id(match_id, seat, version)
-        if Job.exists(job_id, connection=self._queue.connection):
+        if Job.exists(job_id, connection=self.queue.connection):
             return
-        self._queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
+        self.queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
-                            job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=600, failure_ttl=86400)
+                            job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
+                            failure_ttl=self._failure_ttl)

@@ -15,6 +15,9 @@ class BotKind:
     description: str
     policy: Callable
     options: tuple[Option, ...] = ()
+    # the least time a turn of this bot takes, from its options: event times are public, so a bot that
+    # answers a forced move at once and searches otherwise would show its hidden cards (docs/fairness.md)
+    think_ms: Callable[[dict], int] = lambda options: 0
 
     def catalog_entry(self) -> dict:
         return {"id": self.id, "description": self.description,
@@ -36,7 +39,7 @@ BOTS = {kind.id: kind for kind in (
     BotKind("ismcts", "Information-Set Monte Carlo Tree Search: plays its moves out in the same samples of the "
                       "hidden cards consistent with its view, every seat continuing greedily, and leaves greedy's "
                       "move only for one that clearly wins more (see docs/bots.md)", ismcts_policy,
-            options=ISMCTS_OPTIONS),
+            options=ISMCTS_OPTIONS, think_ms=lambda options: options["budget_ms"]),
 )}
 
 

@@ -46,16 +46,20 @@ DEFAULT_GREEDY_ROLLOUTS = 100  # percent of playout moves chosen by the game's g
 DEFAULT_ROOT_MOVES = 12  # most root moves searched (greedy's and a random choice of the others)
 DEFAULT_MARGIN = 100  # hundredths of a standard error: how clearly a move must beat greedy's to be played
 DEFAULT_DEPTH = 0  # moves of tree below the bot's own: 0 at the default budget (docs/bots.md says why)
+# The caps a server can afford: one bot turn holds one worker for up to MAX_BUDGET_MS (and no longer
+# than the job timeout, 60 s); beyond them a seat's options are refused (422), not silently cut.
+MAX_BUDGET_MS = 10_000
+MAX_ITERATIONS = 100_000
 MIN_ROUNDS_TO_OVERRIDE = 4  # a standard error from fewer samples says too little (2 equal wins give it 0)
 
 OPTIONS = (
     Option("iterations", "integer", DEFAULT_ITERATIONS,
            "search iterations per turn (a descent, playout and update each; a round tries every searched "
            "root move in one sample)",
-           bounds=(1, 1_000_000)),
+           bounds=(1, MAX_ITERATIONS)),
     Option("budget_ms", "integer", DEFAULT_BUDGET_MS,
            "wall-clock budget per turn in milliseconds; the search stops at whichever budget ends first",
-           bounds=(1, 60_000)),
+           bounds=(1, MAX_BUDGET_MS)),
     Option("playout_cap", "integer", DEFAULT_PLAYOUT_CAP,
            "most moves in one playout; a playout cut there counts as a draw (or the game's evaluate)",
            bounds=(0, 100_000)),

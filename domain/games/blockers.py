@@ -8,7 +8,8 @@ The whole match (as many games as seats) is one state; every game starts with a 
 """
 from collections import Counter
 
-from domain.protocol import Field, GameInfo, next_seat, parse_move, require, validate_options
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, ViewField, keyed, list_of, named, next_seat, nullable,
+                             one_of, parse_move, record, require, validate_options)
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -27,6 +28,9 @@ AREAS = {
 HAND_CARDS = ROWS + COLUMNS + ("spades", "clubs", "hearts", "diamonds")  # each seat owns one set
 HAND_SIZE = 4
 
+CARD = named("Card", record({"colour": named("Colour", one_of(*COLOURS)), "shape": named("Shape", one_of(*SHAPES)),
+                             "kicker": one_of(True)}, optional=("kicker",)))
+HAND_CARD = named("HandCard", one_of(*HAND_CARDS))
 INFO = GameInfo(
     id="blockers",
     name="Blockers",
@@ -46,24 +50,29 @@ INFO = GameInfo(
         "pass": ("pass without playing or drawing; only when you cannot take a card", {}),
     },
     view={
-        "players": "seats, and games in the match (= seats)",
-        "games": "seats, and games in the match (= seats)",
-        "match_first": "the seat that started game 1",
-        "game": "the current game (0-based) and the seat that started it",
-        "first": "the current game (0-based) and the seat that started it",
-        "turn": "the seat to act, and how many seats have passed in a row",
-        "passes": "the seat to act, and how many seats have passed in a row",
-        "finished": "the match is over",
-        "grid": "'{place: card or null}' for all 16 places (null = empty)",
-        "deck": "the number of Victory cards left in the deck (its order is seen by nobody)",
-        "stacks": "every seat's stack, bottom first; a played Kicker sits in it where it was played",
-        "kickers": "per seat: your own Kicker (played or not), every played Kicker, otherwise 'null'",
-        "kicker_played": "per seat: whether its Kicker has been played this game",
-        "hands": "per seat: your own hand; any other hand as '[null, …]' (its size)",
-        "hand_decks": "per seat: the number of cards in its hand deck (order unknown to everyone, owner included)",
-        "played": "per seat: its played hand cards, in the order played (public)",
-        "scores": "per finished game: '[score per seat]'",
-        "totals": "per seat: the sum of 'scores'",
+        "players": ViewField(INTEGER, "the number of seats"),
+        "games": ViewField(INTEGER, "games in the match (= seats)"),
+        "match_first": ViewField(INTEGER, "the seat that started game 1"),
+        "game": ViewField(INTEGER, "the current game (0-based)"),
+        "first": ViewField(INTEGER, "the seat that started the current game"),
+        "turn": ViewField(INTEGER, "the seat to act"),
+        "passes": ViewField(INTEGER, "how many seats have passed in a row"),
+        "finished": ViewField(BOOLEAN, "the match is over"),
+        "grid": ViewField(keyed(nullable(CARD)), "'{place: card or null}' for all 16 places (null = empty)"),
+        "deck": ViewField(INTEGER, "the number of Victory cards left in the deck (its order is seen by nobody)"),
+        "stacks": ViewField(list_of(list_of(CARD)),
+                            "every seat's stack, bottom first; a played Kicker sits in it where it was played"),
+        "kickers": ViewField(list_of(nullable(CARD)),
+                             "per seat: your own Kicker (played or not), every played Kicker, otherwise 'null'"),
+        "kicker_played": ViewField(list_of(BOOLEAN), "per seat: whether its Kicker has been played this game"),
+        "hands": ViewField(list_of(list_of(nullable(HAND_CARD))),
+                           "per seat: your own hand; any other hand as '[null, …]' (its size)"),
+        "hand_decks": ViewField(list_of(INTEGER), "per seat: the number of cards in its hand deck (order unknown to "
+                                                  "everyone, owner included)"),
+        "played": ViewField(list_of(list_of(HAND_CARD)),
+                            "per seat: its played hand cards, in the order played (public)"),
+        "scores": ViewField(list_of(list_of(INTEGER)), "per finished game: '[score per seat]'"),
+        "totals": ViewField(list_of(INTEGER), "per seat: the sum of 'scores'"),
     },
 )
 

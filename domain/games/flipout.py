@@ -12,7 +12,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from domain.errors import InvalidSetup
-from domain.protocol import Field, GameInfo, Option, next_seat, parse_move, require, validate_options
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
+                             one_of, parse_move, record, require, validate_options)
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -23,6 +24,8 @@ ACTIONS_PER_TURN = 2
 TOKENS_EACH = 3
 DEFAULT_STALL_ROUNDS = 30  # so that a match always ends: see "stall_rounds" and docs interpretation 12
 
+COLOUR = named("Colour", one_of(*COLOURS))
+HOLDER_CARD = named("HolderCard", record({"inner": nullable(COLOUR), "outer": nullable(COLOUR)}))
 INFO = GameInfo(
     id="flipout",
     name="FlipOut",
@@ -35,7 +38,7 @@ INFO = GameInfo(
                "each seat gets 3 tokens; spending one buys a third action for the current turn (once per turn)"),
         Option("stall_rounds", "integer", DEFAULT_STALL_ROUNDS,
                "the game also ends when this many rounds in a row (every seat one turn each) pass without "
-               "any set being scored or swiped; at least 1"),
+               "any set being scored or swiped", bounds=(1, 100_000)),
     ),
     actions={
         "flip": ("turn one card of any holder around: its outer face becomes the inner face and the reverse",
@@ -65,18 +68,25 @@ INFO = GameInfo(
                         "not itself an action", {}),
     },
     view={
-        "options": "'{tokens, stall_rounds}'",
-        "holders": "per seat, per place '{inner, outer}': your own holder shows 'inner' only ('outer' is 'null'), every other holder 'outer' only ('inner' is 'null'). A spectator sees every outer face and no inner face",
-        "deck": "'{count, top}': the number of cards and the up face of the top card ('null' when empty)",
-        "score_piles": "per seat, the collected cards (public: sets are shown when collected); their sizes are the scores",
-        "tokens": "tokens left per seat, or 'null' without the variant",
-        "turn": "the seat to act, its actions left this turn, whether it spent a token this turn",
-        "actions_left": "the seat to act, its actions left this turn, whether it spent a token this turn",
-        "token_spent": "the seat to act, its actions left this turn, whether it spent a token this turn",
-        "turns": "turns completed; the first turn after the last set (for the stall end)",
-        "quiet_since": "turns completed; the first turn after the last set (for the stall end)",
-        "finished": "whether the game is over; '{reason: \"deck_exhausted\" | \"stalled\", seat}' ('seat': who could not refill)",
-        "end": "whether the game is over; '{reason: \"deck_exhausted\" | \"stalled\", seat}' ('seat': who could not refill)",
+        "options": ViewField(record({"tokens": BOOLEAN, "stall_rounds": INTEGER}), "'{tokens, stall_rounds}'"),
+        "holders": ViewField(list_of(list_of(HOLDER_CARD)),
+                             "per seat, per place '{inner, outer}': your own holder shows 'inner' only ('outer' is "
+                             "'null'), every other holder 'outer' only ('inner' is 'null'). A spectator sees every "
+                             "outer face and no inner face"),
+        "deck": ViewField(record({"count": INTEGER, "top": nullable(COLOUR)}),
+                          "'{count, top}': the number of cards and the up face of the top card ('null' when empty)"),
+        "score_piles": ViewField(list_of(list_of(named("ScoredCard", record({"colour": COLOUR, "other": COLOUR})))),
+                                 "per seat, the collected cards (public: sets are shown when collected); their sizes "
+                                 "are the scores"),
+        "tokens": ViewField(nullable(list_of(INTEGER)), "tokens left per seat, or 'null' without the variant"),
+        "turn": ViewField(INTEGER, "the seat to act"),
+        "actions_left": ViewField(INTEGER, "the actions the seat to act has left this turn"),
+        "token_spent": ViewField(BOOLEAN, "whether the seat to act spent a token this turn"),
+        "turns": ViewField(INTEGER, "turns completed"),
+        "quiet_since": ViewField(INTEGER, "the first turn after the last set (for the stall end)"),
+        "finished": ViewField(BOOLEAN, "whether the game is over"),
+        "end": ViewField(nullable(record({"reason": one_of("deck_exhausted", "stalled"), "seat": nullable(INTEGER)})),
+                         "'null' while the game goes on, then '{reason, seat}' ('seat': who could not refill)"),
     },
 )
 
@@ -93,10 +103,7 @@ def card_kind(card: dict) -> tuple:
 
 # --- options ----------------------------------------------------------------------------------------
 def options(raw: dict, player_count: int) -> dict:
-    result = validate_options(INFO, raw, player_count)
-    if result["stall_rounds"] < 1:
-        raise InvalidSetup("invalid_option", "option stall_rounds must be at least 1")
-    return result
+    return validate_options(INFO, raw, player_count)
 
 
 # --- deal -------------------------------------------------------------------------------------------

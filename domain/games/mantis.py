@@ -6,7 +6,8 @@ A turn is `score` (flip the top card into your own tank) or `steal` (flip it int
 from collections import Counter
 from itertools import combinations
 
-from domain.protocol import Field, GameInfo, Option, check_player_count, next_seat, parse_move, require, validate_options
+from domain.protocol import (INTEGER, Field, GameInfo, Option, ViewField, check_player_count, list_of, next_seat,
+                             named, nullable, one_of, parse_move, record, require, validate_options)
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
@@ -15,6 +16,8 @@ TANK_SIZE = 4
 TARGET = {2: 15}  # score-pile size that wins, by player count; 10 otherwise
 DEFAULT_TARGET = 10
 
+COLOUR = named("Colour", one_of(*COLOURS))
+CARD = named("Card", record({"back": list_of(COLOUR), "front": COLOUR}))
 INFO = GameInfo(
     id="mantis",
     name="Mantis",
@@ -30,13 +33,16 @@ INFO = GameInfo(
                   {"target": Field("integer", "the seat whose tank the card is flipped into")}),
     },
     view={
-        "edition": "'classic' or 'compact'",
-        "draw_pile": "'{count, top_back}': the number of cards left and the three colours on the back of the top card",
-        "tanks": "per seat, its tank: every card '{back, front}' (tanks are public)",
-        "score_piles": "per seat, the number of cards in its score pile (the colours are not public)",
-        "own_score_pile": "your own score pile's cards; 'null' for a spectator",
-        "turn": "the seat whose turn it is",
-        "target": "the score-pile size that wins: 10, or 15 with 2 players",
+        "edition": ViewField(one_of(*EDITIONS), "'classic' or 'compact'"),
+        "draw_pile": ViewField(record({"count": INTEGER, "top_back": nullable(list_of(COLOUR))}),
+                               "'{count, top_back}': the number of cards left and the three colours on the back "
+                               "of the top card ('null' when the pile is empty)"),
+        "tanks": ViewField(list_of(list_of(CARD)), "per seat, its tank: every card '{back, front}' (tanks are public)"),
+        "score_piles": ViewField(list_of(INTEGER),
+                                 "per seat, the number of cards in its score pile (the colours are not public)"),
+        "own_score_pile": ViewField(nullable(list_of(CARD)), "your own score pile's cards; 'null' for a spectator"),
+        "turn": ViewField(INTEGER, "the seat whose turn it is"),
+        "target": ViewField(INTEGER, "the score-pile size that wins: 10, or 15 with 2 players"),
     },
 )
 

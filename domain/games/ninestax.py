@@ -10,14 +10,16 @@ rules make a two-step or a reaction is a `pending` step, and to_act/legal_moves 
     shift   the seat that played a Color Shift plays one more card (any card of its held stack)
     choose  the seat that played Attack, Swap, Peek, Reveal or Free Discard names the target(s)
     effect  the seats hit by Attack, Swap, Peek or Reveal answer at once: `immunity` or `accept`
-    drawn   a seat that drew a playable card plays it (`play_drawn`) or `keep`s it
+    drawn   a seat that drew a card plays it (`play_drawn`, only if it matches) or `keep`s it: every draw
+            has this step, so whether the hidden card matched shows in nothing the others see
     peek    the peeker, who now sees the stack, `exchange`s one card or `end_peek`s
 Stacks are positions: a Swap leaves every seat holding the same position (so it holds the stack that
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
 from collections import Counter
 
-from domain.protocol import Field, GameInfo, Option, next_seat, parse_move, require, validate_options
+from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, ViewField, list_of, named, next_seat,
+                             nullable, one_of, parse_move, record, require, validate_options)
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "green", "blue", "purple")
@@ -33,6 +35,13 @@ TARGETED = {"attack": "attack", "swap": "swap", "peek": "peek", "reveal": "revea
 HITS = ("attack", "swap", "peek", "reveal")  # the cards an Immunity tile answers
 
 _STACK = "a stack position of that seat (0 = stack #1)"
+_CARD = named("Card", record({"colour": nullable(named("Colour", one_of(*COLOURS))),
+                             "face": named("Face", one_of(*NUMBERS, *ACTION_COPIES, *WILDS))}))
+_PENDING = named("Pending", record(
+    {"kind": one_of("shift", "choose", "effect", "drawn", "peek"), "seat": INTEGER, "face": STRING,
+     "card": nullable(_CARD), "reason": STRING, "effect": one_of(*HITS), "target": INTEGER, "stack": INTEGER,
+     "stacks": list_of(list_of(INTEGER)), "waiting": list_of(INTEGER), "immune": list_of(INTEGER)},
+    optional=("face", "card", "reason", "effect", "target", "stack", "stacks", "waiting", "immune")))
 INFO = GameInfo(
     id="9stax",
     name="9STAX",
@@ -47,8 +56,9 @@ INFO = GameInfo(
                  {"card": Field("integer", "the card's position in your held stack (0 = first)")}),
         "draw": ("draw the draw pile's top card instead of playing", {}),
         "pass": ("end your turn; only when you can neither play nor draw", {}),
-        "play_drawn": ("play the card you just drew (it matches the lead)", {}),
-        "keep": ("keep the card you just drew: it goes into your held stack (after an Attack: a new stack)", {}),
+        "play_drawn": ("play the card you just drew; only if it matches the lead", {}),
+        "keep": ("keep the card you just drew: it goes into your held stack (after an Attack: a new stack); "
+                 "the only choice when it does not match", {}),
         "attack": ("name the seat your Attack makes draw a card", {"target": Field("integer", "another seat")}),
         "swap": ("name the two stacks your Swap exchanges (any owners, two different stacks)",
                  {"first_seat": Field("integer", "the seat owning the first stack"),
@@ -69,21 +79,30 @@ INFO = GameInfo(
         "end_peek": ("after a Peek: hand the stack back without exchanging", {}),
     },
     view={
-        "players": "number of seats",
-        "stacks": "per seat, per position, the stack's cards; a card the viewer may not see is 'null' (lengths are real, so stack and card counts are public)",
-        "held": "per seat, the position it holds (public: everyone sees which stack a player picks up)",
-        "cards_left": "per seat, its number of cards",
-        "draw_pile": "the number of cards in the draw pile",
-        "discard_pile": "'{count, top}': the top card is public, the rest is not shown",
-        "lead": "the card to match, or 'null' when any card may be played (game start, after a Free Discard, during a Color Shift)",
-        "direction": "'1' or '-1'",
-        "turn": "the seat whose turn it is (during windows and follow-up steps, 'to_act' says who answers)",
-        "turns": "turns played so far and the limit",
-        "max_turns": "turns played so far and the limit",
-        "immunity": "per seat, 'true' while its tile is unused",
-        "reveal": "'null' or '{stack, revealer, immune: [seats]}': the revealed position, the exempt revealer, and seats that used immunity against it",
-        "pending": "the pending step (see the table above) with its public data; in a 'drawn' step 'card' is 'null' except for the drawer",
-        "winners": "'null' while the game goes on",
+        "players": ViewField(INTEGER, "number of seats"),
+        "stacks": ViewField(list_of(list_of(list_of(nullable(_CARD)))),
+                            "per seat, per position, the stack's cards; a card the viewer may not see is 'null' "
+                            "(lengths are real, so stack and card counts are public)"),
+        "held": ViewField(list_of(INTEGER), "per seat, the position it holds (public: everyone sees which stack a "
+                                            "player picks up)"),
+        "cards_left": ViewField(list_of(INTEGER), "per seat, its number of cards"),
+        "draw_pile": ViewField(INTEGER, "the number of cards in the draw pile"),
+        "discard_pile": ViewField(record({"count": INTEGER, "top": nullable(_CARD)}),
+                                  "'{count, top}': the top card is public, the rest is not shown"),
+        "lead": ViewField(nullable(_CARD), "the card to match, or 'null' when any card may be played (game start, "
+                                           "after a Free Discard, during a Color Shift)"),
+        "direction": ViewField(one_of(1, -1), "'1' or '-1'"),
+        "turn": ViewField(INTEGER, "the seat whose turn it is (during windows and follow-up steps, 'to_act' says "
+                                   "who answers)"),
+        "turns": ViewField(INTEGER, "turns played so far"),
+        "max_turns": ViewField(INTEGER, "the turn limit"),
+        "immunity": ViewField(list_of(BOOLEAN), "per seat, 'true' while its tile is unused"),
+        "reveal": ViewField(nullable(record({"stack": INTEGER, "revealer": INTEGER, "immune": list_of(INTEGER)})),
+                            "'null' or '{stack, revealer, immune: [seats]}': the revealed position, the exempt "
+                            "revealer, and seats that used immunity against it"),
+        "pending": ViewField(nullable(_PENDING), "the pending step (see the table above) with its public data; in a "
+                                                 "'drawn' step 'card' is 'null' except for the drawer"),
+        "winners": ViewField(nullable(list_of(INTEGER)), "'null' while the game goes on"),
     },
 )
 
@@ -191,11 +210,9 @@ def _discard_stack(state, seat, position):
 
 
 def _card_drawn(state, data):
-    seat, drawn = data["seat"], state["draw_pile"][0]
-    state = {**state, "draw_pile": state["draw_pile"][1:]}
-    if data["playable"]:
-        return {**state, "pending": {"kind": "drawn", "seat": seat, "card": drawn, "reason": data["reason"]}}
-    return _end_turn(_place_drawn(state, seat, drawn, data["reason"]), seat)
+    drawn = state["draw_pile"][0]
+    return {**state, "draw_pile": state["draw_pile"][1:],
+            "pending": {"kind": "drawn", "seat": data["seat"], "card": drawn, "reason": data["reason"]}}
 
 
 def _place_drawn(state, seat, drawn, reason):
@@ -376,6 +393,8 @@ def _pass(state, seat, move, rng):
 
 
 def _play_drawn(state, seat, move, rng):
+    require(playable(state["pending"]["card"], state["lead"]), "card_not_playable",
+            "the drawn card matches neither the lead's colour nor its face: keep it")
     return [{"type": "card_played", "data": {"seat": seat, "index": None, "card": state["pending"]["card"]}}]
 
 
@@ -476,8 +495,7 @@ def _draw_events(state, seat, reason, rng):
         pile = rng.shuffled(state["discard_pile"][:-1])
         events.append({"type": "reshuffled", "data": {"draw_pile": pile}})
     drawn = pile[0]
-    return events + [{"type": "card_drawn", "data": {"seat": seat, "card": drawn, "reason": reason,
-                                                     "playable": playable(drawn, state["lead"])}}]
+    return events + [{"type": "card_drawn", "data": {"seat": seat, "card": drawn, "reason": reason}}]
 
 
 def _can_draw(state) -> bool:
@@ -514,7 +532,7 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
     if step == "shift":
         return [{"action": "play", "card": i} for i in range(len(_held_stack(state, seat)))]
     if step == "drawn":
-        return [{"action": "play_drawn"}, {"action": "keep"}]
+        return ([{"action": "play_drawn"}] if playable(pending["card"], state["lead"]) else []) + [{"action": "keep"}]
     if step == "effect":
         return [{"action": "immunity"}, {"action": "accept"}]
     if step == "peek":

@@ -1,5 +1,6 @@
 """One contract, two event stores: whatever the in-memory store does in unit tests, Redis does in production."""
 import threading
+import time
 
 import pytest
 
@@ -79,6 +80,21 @@ def test_loading_up_to_an_earlier_version_ignores_later_snapshots_and_events(sto
     assert at_snapshot.snapshot.version == 5 and at_snapshot.events == [] and at_snapshot.head.version == 5
 
 
+def test_loading_since_a_version_the_caller_holds_skips_the_snapshots_up_to_it(store):
+    store.append("m1", Head(), events(*"abcdef"))
+    log = store.read("m1")
+    store.save_snapshot("m1", Snapshot(2, log[1]["hash"], {"at": 2}))
+    store.save_snapshot("m1", Snapshot(5, log[4]["hash"], {"at": 5}))
+    after_latest = store.load("m1", since=5)
+    assert after_latest.snapshot is None and [e["version"] for e in after_latest.events] == [6]
+    between = store.load("m1", since=3)
+    assert between.snapshot.version == 5 and [e["version"] for e in between.events] == [6]
+    up_to_date = store.load("m1", since=6)
+    assert up_to_date.snapshot is None and up_to_date.events == []
+    earlier = store.load("m1", upto=4, since=3)
+    assert earlier.snapshot is None and [e["version"] for e in earlier.events] == [4]
+
+
 def test_an_unknown_match_loads_as_none(store):
     assert store.load("nope") is None and store.meta("nope") is None and store.read("nope") == []
 
@@ -113,11 +129,90 @@ def test_the_catalog_lists_matches_newest_first_with_a_cursor_and_a_game_filter(
     assert [mid for _, mid in store.matches(None, None, 10)] == ["m3", "m2", "m1", "m0"]
 
 
-def test_indexed_matches_are_active_until_retired_and_metas_come_in_one_call(store):
+def test_metas_come_in_one_call_with_none_for_unknown_matches(store):
     store.append("m1", Head(), events("a"), meta={"game": "g1"})
     store.append("m2", Head(), events("a"), meta={"game": "g2"})
-    store.index("m1", "g1")
-    store.index("m2", "g2")
-    store.retire("m1")
-    assert store.active() == ["m2"]
     assert [m and m["game"] for m in store.metas(["m1", "nope", "m2"])] == ["g1", None, "g2"]
+
+
+def test_the_status_index_lists_matches_under_each_status_newest_first_until_unlisted(store):
+    for i, game in enumerate(["mantis", "blockers", "mantis", "mantis"]):
+        store.index(f"m{i}", game)
+        store.list_status(f"m{i}", game, "active")
+    store.list_status("m0", "mantis", "finished")
+    store.unlist_status("m0", "mantis", "active")
+    store.list_status("m2", "mantis", "finished")
+    assert [mid for _, mid in store.matches(None, None, 10, status="finished")] == ["m2", "m0"]
+    page = store.matches("mantis", None, 1, status="active")
+    assert [mid for _, mid in page] == ["m3"]
+    assert [mid for _, mid in store.matches("mantis", page[-1][0], 10, status="active")] == ["m2"]
+    assert [mid for _, mid in store.matches("blockers", None, 10, status="finished")] == []
+
+
+def test_a_match_outside_the_catalog_is_listed_under_no_status(store):
+    store.list_status("stray", "mantis", "active")
+    assert store.matches(None, None, 10, status="active") == []
+
+
+def test_awaited_bots_are_read_oldest_first_and_only_when_older_than_asked(store):
+    store.await_bot("m1", 100.0)
+    store.await_bot("m2", 50.0)
+    store.await_bot("m3", 200.0)
+    assert store.bots_awaited(150.0, 10) == [("m2", 50.0), ("m1", 100.0)]
+    assert store.bots_awaited(150.0, 1) == [("m2", 50.0)]
+    store.await_bot("m2", 160.0)  # a new bot turn moves the match to when it began
+    assert store.bots_awaited(150.0, 10) == [("m1", 100.0)]
+
+
+def test_a_release_forgets_a_match_unless_it_was_noted_again_after_the_release_began(store):
+    store.await_bot("m1", 100.0)
+    store.await_bot("m2", 100.0)
+    store.release_bot("m1", 100.0)
+    store.await_bot("m2", 120.0)  # a later command owes a bot turn again
+    store.release_bot("m2", 110.0)
+    store.release_bot("nope", 110.0)
+    assert store.bots_awaited(1000.0, 10) == [("m2", 120.0)]
+
+
+def append_later(store, match_id, head, *types, delay=0.2):
+    timer = threading.Timer(delay, store.append, args=(match_id, head, events(*types)))
+    timer.start()
+    return timer
+
+
+def test_a_tail_returns_at_once_the_events_already_past_the_versions_asked(store):
+    store.append("m1", Head(), events("a", "b", "c"))
+    store.append("m2", Head(), events("a"))
+    found = store.tail({"m1": 1, "m2": 1, "m3": 0}, timeout=5)
+    assert {m: [e["version"] for e in log] for m, log in found.items()} == {"m1": [2, 3]}
+
+
+def test_a_tail_waits_for_the_next_append_to_any_of_its_logs(store):
+    head = store.append("m1", Head(), events("a")).head
+    append_later(store, "m2", Head(), "x", "y")
+    started = time.monotonic()
+    found = store.tail({"m1": head.version, "m2": 0}, timeout=5)
+    assert 0.1 < time.monotonic() - started < 4
+    assert {m: [e["type"] for e in log] for m, log in found.items()} == {"m2": ["x", "y"]}
+    assert found["m2"] == store.read("m2")
+
+
+def test_a_tail_with_nothing_new_returns_nothing_after_its_timeout(store):
+    store.append("m1", Head(), events("a"))
+    started = time.monotonic()
+    assert store.tail({"m1": 1}, timeout=0.3) == {}
+    assert 0.25 < time.monotonic() - started < 3
+
+
+def test_a_wake_ends_a_waiting_tail_early_and_one_before_the_tail_counts_too(store):
+    timer = threading.Timer(0.2, store.wake)
+    timer.start()
+    started = time.monotonic()
+    assert store.tail({"m1": 0}, timeout=10) == {}
+    assert time.monotonic() - started < 5
+    store.wake()
+    started = time.monotonic()
+    assert store.tail({"m1": 0}, timeout=10) == {} and time.monotonic() - started < 5
+    started = time.monotonic()
+    assert store.tail({"m1": 0}, timeout=0.3) == {}
+    assert time.monotonic() - started > 0.25  # the wake-up was used up: this one waited its whole timeout

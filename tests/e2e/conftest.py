@@ -1,9 +1,12 @@
-"""Starts the whole service as `make run` does (gunicorn + RQ workers) against the test Redis."""
+"""Starts the whole service as `make run` does (supervisord running gunicorn, RQ workers and the RQ
+scheduler); its supervisord.conf and logs go to a temporary DATA_DIR."""
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -11,23 +14,43 @@ import requests
 from bootstrap.embedded_redis import free_port
 
 
-@pytest.fixture(scope="module")
-def server(redis_url, tmp_path_factory):
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "WORKERS": "2", "WEB_CONCURRENCY": "2",
-           "QUEUE": f"bots-e2e-{port}"}
-    log = (tmp_path_factory.mktemp("server") / "server.log").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "bootstrap.run"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+def wait_until_healthy(base: str, process: subprocess.Popen, seconds: float = 60) -> None:
+    """Returns once `base`/health answers 200; fails if `process` exits or `seconds` pass first."""
+    deadline = time.monotonic() + seconds
     while True:
         try:
             if requests.get(f"{base}/health", timeout=2).status_code == 200:
-                break
+                return
         except requests.RequestException:  # not listening yet, or still booting its workers
             pass
-        assert process.poll() is None and time.monotonic() < deadline, "the service did not start"
+        assert process.poll() is None and time.monotonic() < deadline, f"{base} did not start"
         time.sleep(0.2)
-    yield base
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 0
+
+
+@contextlib.contextmanager
+def running_service(data_dir: Path, **settings: str):
+    """`python -m bootstrap.run` with these settings (environment variables); yields its base URL once
+    /health answers 200, and on leaving checks that SIGINT stops it with exit code 0."""
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    env.update({"PORT": str(port), "WORKERS": "2", "WEB_CONCURRENCY": "2", "QUEUE": f"bots-e2e-{port}",
+                "DATA_DIR": str(data_dir), **settings})
+    with (data_dir / "run.log").open("w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "bootstrap.run"], env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        wait_until_healthy(base, process)
+        try:
+            yield base
+        finally:
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 0
+
+
+@pytest.fixture(scope="module")
+def server(redis_url, tmp_path_factory):
+    """The service on the test session's Redis, without rate limits: every test drives it from one address
+    (the limits are tested in tests/unit/test_bounded_cost.py and tests/integration/test_rate_limits.py)."""
+    with running_service(tmp_path_factory.mktemp("server"), REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="",
+                         LIMIT_MOVES="", LIMIT_ACCOUNTS="") as base:
+        yield base

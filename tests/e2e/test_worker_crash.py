@@ -19,8 +19,8 @@ pytestmark = pytest.mark.e2e
 MATCHES = [("mantis", [{"bot": "random"}] * 3), ("mantis", [{"bot": "greedy"}, {"bot": "random"}]),
            ("blockers", [{"bot": "greedy"}, {"bot": "random"}]), ("flipout", [{"bot": "greedy"}] * 2),
            ("9stax", [{"bot": "random"}, {"bot": "greedy"}]), ("mantis", [{"bot": "greedy"}] * 4),
-           # searching turns last tens of milliseconds, so kills land in the middle of jobs
-           ("mantis", [{"bot": "ismcts", "bot_options": {"iterations": 150}}, {"bot": "greedy"}])]
+           # searching turns last their 100 ms think time, so kills land in the middle of jobs
+           ("mantis", [{"bot": "ismcts", "bot_options": {"iterations": 150, "budget_ms": 100}}, {"bot": "greedy"}])]
 
 
 def stuck(service, ids):

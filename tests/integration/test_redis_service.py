@@ -1,18 +1,25 @@
 """The service on a real Redis: races, retries, snapshots, and bot turns run by a real RQ worker."""
 import threading
+import time
+from datetime import timedelta
 
 import pytest
 import redis
 from rq import Queue, SimpleWorker
+from rq.job import Job, JobStatus
+from rq.utils import now as rq_now, utcformat
+
+from bootstrap.worker import beat
 
 from domain import match
 from eventstore.chain import first_break
-from eventstore.redis_store import RedisEventStore
+from eventstore.redis_store import BOTS_AWAITED, RedisEventStore, keys
 from service.errors import Conflict
 from service.matches import MatchService
 from tests.support.service import RecordedBots
 from workers import jobs
-from workers.scheduler import RqBotScheduler
+from workers.janitor import LOCK_KEY, sweep
+from workers.scheduler import RqBotScheduler, bot_job_id
 
 pytestmark = pytest.mark.integration
 THREE = [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]
@@ -101,40 +108,111 @@ def test_a_bot_turn_scheduled_twice_is_played_once(redis_url, redis_client):
     assert jobs.play_bot_turn(created["id"], 0, 2) == "stale"
 
 
-def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_turns_alone(redis_url, redis_client):
-    from rq.job import Job, JobStatus
-
-    from workers.janitor import sweep
-    from workers.scheduler import bot_job_id
+@pytest.fixture
+def janitor_setup(redis_url, redis_client):
+    """A service on Redis with a settable clock, its RQ scheduler, and the one bot turn it awaits."""
     now = [1000.0]
-    queue = Queue("bots", connection=redis.Redis.from_url(redis_url))
-    service = MatchService(RedisEventStore(redis_client), RqBotScheduler(queue), clock=lambda: now[0])
+    scheduler = RqBotScheduler(Queue("bots", connection=redis.Redis.from_url(redis_url)))
+    service = MatchService(RedisEventStore(redis_client), scheduler, clock=lambda: now[0])
     jobs.configure(service)
     created = service.create("mantis", {}, [{"bot": "random"}, {"name": "ann"}, {"name": "bob"}])
-    job = Job.fetch(bot_job_id(created["id"], 0, 2), connection=queue.connection)
-    now[0] += 30
-    assert sweep(service, queue, stall_after=5) == []  # still waiting in the queue: a backlog, not a crash
-    queue.remove(job)  # a worker took it off the queue and died before marking it started
-    queue.connection.delete("cr:janitor:lock")
-    assert sweep(service, queue, stall_after=5) == [job.id]
-    job = Job.fetch(job.id, connection=queue.connection)
+    job = Job.fetch(bot_job_id(created["id"], 0, 2), connection=scheduler.queue.connection)
+    return service, scheduler, now, created["id"], job
+
+
+def sweep_again(service, scheduler):
+    scheduler.queue.connection.delete(LOCK_KEY)  # one pass per stall_after: let the next one through
+    return sweep_once(service, scheduler)
+
+
+def sweep_once(service, scheduler):
+    return sweep(service, scheduler, stall_after=5, give_up_after=3600)
+
+
+def started_by(job, worker, queue):
+    """As a worker leaves a job it has taken off the queue and started."""
     queue.remove(job)
-    job.set_status(JobStatus.STARTED)  # a worker took it, started it, and died
-    queue.connection.delete("cr:janitor:lock")
-    assert sweep(service, queue, stall_after=5) == [job.id]
-    SimpleWorker([queue], connection=queue.connection).work(burst=True)
-    assert service.get(created["id"], None)["version"] == 4
+    job.worker_name = worker.name
+    job.save()
+    job.set_status(JobStatus.STARTED)
 
 
-def test_the_janitor_ignores_recent_turns_and_retires_finished_matches(redis_url, redis_client):
-    from workers.janitor import sweep
+def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_turns_alone(janitor_setup):
+    service, scheduler, now, match_id, job = janitor_setup
+    now[0] += 30
+    assert sweep_once(service, scheduler) == []  # still waiting in the queue: a backlog, not a crash
+    scheduler.queue.remove(job)  # a worker took it off the queue and died before marking it started
+    assert sweep_again(service, scheduler) == [job.id]
+    job = Job.fetch(job.id, connection=scheduler.queue.connection)
+    dead = SimpleWorker([scheduler.queue], connection=scheduler.queue.connection)
+    dead.register_birth()
+    dead.connection.hset(dead.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
+    started_by(job, dead, scheduler.queue)  # it started the job, then beat no more
+    assert sweep_again(service, scheduler) == [job.id]
+    SimpleWorker([scheduler.queue], connection=scheduler.queue.connection).work(burst=True)
+    assert service.get(match_id, None)["version"] == 4
+
+
+def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_setup):
+    """RQ's SimpleWorker does not beat during a job: without bootstrap.worker's beat the last one is old."""
+    service, scheduler, now, match_id, job = janitor_setup
+    busy = SimpleWorker([scheduler.queue], connection=scheduler.queue.connection)
+    busy.register_birth()
+    started_by(job, busy, scheduler.queue)
+    busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
+    stop = threading.Event()
+    beating = threading.Thread(target=beat, args=(busy, 0.1, stop))  # as bootstrap.worker does mid-job
+    beating.start()
+    try:
+        for _ in range(8):  # 8 janitor passes over 40 s (of the service's clock) of one search
+            now[0] += 5
+            time.sleep(0.15)
+            assert sweep_again(service, scheduler) == []
+    finally:
+        stop.set()
+        beating.join()
+    assert Job.fetch(job.id, connection=scheduler.queue.connection).get_status() == JobStatus.STARTED
+    busy.register_death()
+    busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
+    assert sweep_again(service, scheduler) == [job.id]  # a worker that stops beating is dead
+
+
+def test_the_janitor_ignores_recent_turns_and_forgets_finished_matches(redis_url, redis_client):
     now = [1000.0]
-    queue = Queue("bots", connection=redis.Redis.from_url(redis_url))
-    service = MatchService(RedisEventStore(redis_client), RqBotScheduler(queue), clock=lambda: now[0])
+    scheduler = RqBotScheduler(Queue("bots", connection=redis.Redis.from_url(redis_url)))
+    service = MatchService(RedisEventStore(redis_client), scheduler, clock=lambda: now[0])
     jobs.configure(service)
     created = service.create("mantis", {}, [{"bot": "random"}, {"bot": "random"}])
-    assert service.stalled_bot_turns(stall_after=5) == []
-    SimpleWorker([queue], connection=queue.connection).work(burst=True)
+    assert service.stalled_bot_turns(stall_after=5, give_up_after=3600) == []
+    SimpleWorker([scheduler.queue], connection=scheduler.queue.connection).work(burst=True)
     now[0] += 30
-    assert sweep(service, queue, stall_after=5) == [] and RedisEventStore(redis_client).active() == []
+    assert sweep_once(service, scheduler) == [] and redis_client.zcard(BOTS_AWAITED) == 0
     assert service.get(created["id"], None)["status"] == "finished"
+
+
+def test_the_log_read_in_pages_on_redis_is_the_log_read_at_once_and_the_tag_follows_the_head(service):
+    created = service.create("mantis", {}, THREE)
+    tokens = [seat["token"] for seat in created["seats"]]
+    version = created["version"]
+    for turn in range(6):
+        version = service.move(created["id"], tokens[turn % 3], {"action": "score"}, version)["version"]
+    whole = service.events(created["id"], None)
+    pages, after = [], 0
+    while after is not None:
+        page = service.events(created["id"], None, after=after, limit=4)
+        pages, after = pages + page["events"], page["next_after"]
+    assert pages == whole["events"] and len(pages) == version
+    tag = service.tag(created["id"], tokens[1])
+    assert tag == {"version": version, "head": whole["events"][-1]["hash"], "seat": 1}
+def test_a_finished_match_keeps_its_log_and_meta_and_lets_its_extras_and_job_records_expire(redis_url, redis_client):
+    scheduler = RqBotScheduler(Queue("bots", connection=redis.Redis.from_url(redis_url)), result_ttl=60)
+    service = MatchService(RedisEventStore(redis_client), scheduler, snapshot_every=5, keep_finished_extras=600)
+    jobs.configure(service)
+    created = service.create("mantis", {}, [{"bot": "greedy"}, {"bot": "random"}], seed="retention")
+    SimpleWorker([scheduler.queue], connection=scheduler.queue.connection).work(burst=True)
+    assert service.get(created["id"], None)["status"] == "finished"
+    events_key, meta_key, snaps_key, idem_key = keys(created["id"])
+    assert redis_client.ttl(events_key) == -1 and redis_client.ttl(meta_key) == -1
+    assert 0 < redis_client.ttl(snaps_key) <= 600 and 0 < redis_client.ttl(idem_key) <= 600
+    job_keys = list(redis_client.scan_iter("rq:job:bot-*"))
+    assert job_keys and all(0 < redis_client.ttl(key) <= 60 for key in job_keys)

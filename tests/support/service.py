@@ -1,5 +1,7 @@
 """A service wired to the in-memory store, with bots that play at once (after the command that woke them)."""
+from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
+from service.accounts import AccountService
 from service.matches import MatchService
 
 
@@ -33,9 +35,11 @@ class RecordedBots:
         self.scheduled.append((match_id, seat, version))
 
 
-def make_service(bots=None, snapshot_every=25, store=None):
+def make_service(bots=None, snapshot_every=25, store=None, accounts=None):
+    """`accounts`: an AccountService to share with the app (default: a new one on the in-memory store)."""
     bots = bots if bots is not None else RecordedBots()
-    service = MatchService(store or InMemoryEventStore(), bots, snapshot_every=snapshot_every)
+    accounts = accounts or AccountService(InMemoryAccountStore())
+    service = MatchService(store or InMemoryEventStore(), bots, snapshot_every=snapshot_every, accounts=accounts)
     if isinstance(bots, InlineBots):
         bots.service = service
     return service

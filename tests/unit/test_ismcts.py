@@ -229,12 +229,11 @@ def test_when_the_budget_cannot_hold_enough_rounds_to_override_greedy_it_answers
         def greedy(self, view, seat, moves, rng):
             return moves[-1]
 
-    started = time.perf_counter()
     move, stats = search(Slow(mantis), match.view(state, seat), seat, moves, random.Random(12), budget_ms=100)
-    # then after its first iteration it saw that 4 rounds of 3 cannot fit, and gave greedy's move
+    # then after its first iteration (not at the end of its budget: the iteration count, not the clock,
+    # shows it, so a busy machine cannot fail this) it saw that 4 rounds of 3 cannot fit, and gave greedy's move
     assert stats["iterations"] == 1 and stats["rounds"] == 0
     assert move == moves[-1]
-    assert time.perf_counter() - started < 0.5
 
 
 def test_the_same_rng_seed_and_iteration_budget_give_the_same_search():

@@ -3,6 +3,8 @@ import pytest
 
 from domain import match
 from domain.errors import IllegalMove, InvalidSetup
+from eventstore.memory import InMemoryEventStore
+from service.matches import MatchService
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from tests.support.service import InlineBots, RecordedBots, make_service
 
@@ -18,7 +20,8 @@ def test_creating_a_match_deals_it_and_gives_one_token_per_human_seat():
     created = service.create("mantis", {}, THREE_HUMANS)
     assert created["status"] == "active" and created["version"] == 2 and created["to_act"] == [0]
     assert all(tokens_of(created)) and len(set(tokens_of(created))) == 3
-    assert service.get(created["id"], None)["seats"][0] == {"seat": 0, "name": "ann", "bot": None, "open": False}
+    assert service.get(created["id"], None)["seats"][0] == {"seat": 0, "name": "ann", "bot": None, "open": False,
+                                                            "account": None}
     assert "token" not in str(service.get(created["id"], None))
 
 
@@ -31,6 +34,30 @@ def test_a_client_seed_makes_the_deal_reproducible_and_is_marked_client_seeded()
     assert service.create("mantis", {}, THREE_HUMANS)["seed_source"] == "server"
 
 
+def test_a_client_seed_is_refused_where_a_stranger_could_join_and_nothing_is_stored():
+    service = make_service()
+    with pytest.raises(InvalidSetup) as refused:
+        service.create("mantis", {}, [{"name": "ann"}, {"bot": "greedy"}, {"open": True}], seed="i-know-the-deck")
+    assert refused.value.reason == "client_seed_with_open_seats" and "seat 2" in refused.value.message
+    assert service.list_matches(None, None, None, 10)["matches"] == []
+
+
+def test_a_client_seed_is_accepted_where_the_creator_plays_every_human_seat_and_the_server_the_bots():
+    service = make_service()
+    created = service.create("mantis", {}, [{"name": "ann"}, {"name": "ann's friend"}, {"bot": "greedy"}],
+                             seed="my-own-table")
+    assert created["status"] == "active" and created["seed_source"] == "client"
+
+
+def test_the_listing_and_the_join_answer_say_who_chose_the_seed():
+    service = make_service()
+    seeded = service.create("mantis", {}, THREE_HUMANS, seed="tournament-7")
+    waiting = service.create("mantis", {}, [{"name": "ann"}, {"open": True}])
+    listed = {m["id"]: m["seed_source"] for m in service.list_matches(None, None, None, 10)["matches"]}
+    assert listed == {seeded["id"]: "client", waiting["id"]: "server"}
+    assert service.join(waiting["id"], "bob")["match"]["seed_source"] == "server"
+
+
 def test_open_seats_wait_and_the_deal_happens_when_the_last_one_is_filled():
     service = make_service()
     created = service.create("mantis", {}, [{"name": "ann"}, {"open": True}, {"open": True}])
@@ -39,7 +66,7 @@ def test_open_seats_wait_and_the_deal_happens_when_the_last_one_is_filled():
     assert first["seat"] == 1 and first["match"]["status"] == "waiting"
     second = service.join(created["id"], "cy")
     assert second["seat"] == 2 and second["match"]["status"] == "active" and second["match"]["view"]["tanks"]
-    with pytest.raises(InvalidSetup) as full:
+    with pytest.raises(Conflict) as full:
         service.join(created["id"], "dee")
     assert full.value.reason == "match_not_waiting"
 
@@ -164,3 +191,26 @@ def test_listing_filters_by_game_and_status_and_pages_with_a_cursor():
     rest = service.list_matches("mantis", "active", page["next_cursor"], 2)
     assert [m["id"] for m in rest["matches"]] == ids[:1] and rest["next_cursor"] is None
     assert [m["id"] for m in service.list_matches(None, "finished", None, 10)["matches"]] == [done]
+
+
+def test_a_bot_turn_takes_the_bots_think_time_whatever_its_cards_and_however_long_it_searched():
+    slept, bots = [], InlineBots()
+    bots.service = service = MatchService(InMemoryEventStore(), bots, clock=lambda: 1000.0, sleep=slept.append)
+    created = service.create("9stax", {}, [{"name": "ann"}, {"bot": "ismcts", "bot_options": {
+        "budget_ms": 250, "iterations": 40}}, {"bot": "greedy"}], seed="steady")
+    for _ in range(10):  # ann draws and keeps (or answers); the bots answer every step, forced or not
+        mine = service.legal_moves(created["id"], tokens_of(created)[0])
+        service.move(created["id"], tokens_of(created)[0], mine["moves"][-1], mine["version"])
+    movers = [step["seat"] for step in service.moves(created["id"])["moves"]]
+    assert movers.count(1) >= 5 and movers.count(2) >= 5
+    assert slept == [0.25 if seat == 1 else 0.0 for seat in movers if seat != 0]  # the clock stands still here
+
+
+@pytest.mark.parametrize("seats,seed", [([{"name": "\ud800"}, {"name": "bob"}], None),
+                                        (THREE_HUMANS, "\udfff"), ([{"bot": "random", "name": "\udc00"}] * 2, None)])
+def test_a_create_the_log_cannot_store_is_refused_before_anything_is_written(seats, seed):
+    store = InMemoryEventStore()
+    with pytest.raises(Unprocessable) as refused:
+        make_service(store=store).create("mantis", {}, seats, seed=seed)
+    assert refused.value.reason == "invalid_text"
+    assert store.matches(None, None, 10) == [] and store.bots_awaited(float("inf"), 10) == []

@@ -142,6 +142,7 @@ def test_reverse_flips_the_direction_of_play():
     _, after = act(state, 0, {"action": "play", "card": 0})
     assert after["direction"] == -1 and after["turn"] == 2
     _, after = act(after, 2, {"action": "draw"})
+    _, after = act(after, 2, {"action": "keep"})
     assert after["turn"] == 1
 
 
@@ -150,6 +151,7 @@ def test_with_two_players_reverse_only_flips_the_disc():
     _, after = act(state, 0, {"action": "play", "card": 0})
     assert after["direction"] == -1 and after["turn"] == 1
     _, after = act(after, 1, {"action": "draw"})
+    _, after = act(after, 1, {"action": "keep"})
     assert after["turn"] == 0
 
 
@@ -198,6 +200,7 @@ def test_an_attack_that_empties_its_stack_restarts_its_owner_before_the_target_i
     _, after = act(state, 0, {"action": "play", "card": 0})
     assert after["stacks"][0] == [[red(1)]] and after["held"][0] == 0 and ninestax.to_act(after) == [0]
     _, after = act(after, 0, {"action": "attack", "target": 1})
+    _, after = act(after, 1, {"action": "keep"})
     assert len(after["stacks"][1]) == 2 and after["turn"] == 0
 
 
@@ -242,7 +245,7 @@ def test_a_number_card_after_a_color_shift_still_switches_stacks():
 
 
 # --- Attack -----------------------------------------------------------------------------------------
-def test_attack_makes_the_target_draw_and_an_unplayable_card_becomes_its_new_highest_stack():
+def test_attack_makes_the_target_draw_and_an_unplayable_card_kept_becomes_its_new_highest_stack():
     state = table([[red("attack"), red(1)]], [[blue(1)], [blue(2)]], [[green(1)]], [[purple(1)]],
                   draw=[green(4), blue(9)], lead=red(5), immunity=[True, True, False, True])
     state = {**state, "held": [0, 1, 0, 0]}
@@ -251,8 +254,10 @@ def test_attack_makes_the_target_draw_and_an_unplayable_card_becomes_its_new_hig
         {"action": "attack", "target": t} for t in (1, 2, 3)]
     events, after = act(after, 0, {"action": "attack", "target": 2})  # seat 2 has no tile: no window
     assert events == [{"type": "attack_declared", "data": {"seat": 0, "target": 2}},
-                      {"type": "card_drawn", "data": {"seat": 2, "card": green(4), "reason": "attack",
-                                                      "playable": False}}]
+                      {"type": "card_drawn", "data": {"seat": 2, "card": green(4), "reason": "attack"}}]
+    assert ninestax.to_act(after) == [2] and ninestax.legal_moves(after, 2) == [{"action": "keep"}]
+    assert rejected(ninestax, after, 2, {"action": "play_drawn"}) == "card_not_playable"
+    _, after = act(after, 2, {"action": "keep"})
     assert after["stacks"][2] == [[green(1)], [green(4)]] and after["held"][2] == 0
     assert after["turn"] == 3  # play resumes from the target: seat 1 is passed over
     assert ninestax.redact(events[1], 1)["data"]["card"] is None
@@ -287,7 +292,9 @@ def test_an_attacked_seat_with_its_tile_answers_first_and_immunity_cancels_the_d
     assert immune["immunity"] == [True, True, False] and immune["stacks"][2] == [[green(1)]]
     assert immune["turn"] == 2 and ninestax.to_act(immune) == [2] and immune["lead"] == red("attack")
     events, accepted = act(window, 2, {"action": "accept"})
-    assert kinds(events) == ["immunity_declined", "card_drawn"] and accepted["stacks"][2] == [[green(1)], [green(4)]]
+    assert kinds(events) == ["immunity_declined", "card_drawn"]
+    _, accepted = act(accepted, 2, {"action": "keep"})
+    assert accepted["stacks"][2] == [[green(1)], [green(4)]]
 
 
 def test_the_immunity_tile_works_once_per_game_and_a_seat_without_it_gets_no_window():
@@ -299,7 +306,9 @@ def test_the_immunity_tile_works_once_per_game_and_a_seat_without_it_gets_no_win
     after = {**after, "turn": 0}
     _, after = act(after, 0, {"action": "play", "card": 0})
     events, after = act(after, 0, {"action": "attack", "target": 1})
-    assert kinds(events) == ["attack_declared", "card_drawn"] and len(after["stacks"][1]) == 2
+    assert kinds(events) == ["attack_declared", "card_drawn"]
+    _, after = act(after, 1, {"action": "keep"})
+    assert len(after["stacks"][1]) == 2
 
 
 def test_an_attack_with_nothing_left_to_draw_has_no_effect():
@@ -319,6 +328,7 @@ def test_an_attack_chain_drawn_attack_played_at_once_hits_the_next_target():
     _, after = act(after, 1, {"action": "play_drawn"})
     assert after["pending"] == {"kind": "choose", "seat": 1, "face": "attack"}
     _, after = act(after, 1, {"action": "attack", "target": 0})
+    _, after = act(after, 0, {"action": "keep"})
     assert after["stacks"][0] == [[red(1)], [green(8)]] and after["turn"] == 1
 
 
@@ -471,12 +481,16 @@ def test_a_swap_moves_a_stack_into_or_out_of_the_revealed_position():
 
 
 # --- drawing ----------------------------------------------------------------------------------------
-def test_drawing_is_always_allowed_and_an_unplayable_card_joins_the_held_stack():
+def test_drawing_is_always_allowed_and_an_unplayable_card_can_only_be_kept_in_the_held_stack():
     state = table([[red(1), blue(2)]], [[blue(1)]], draw=[green(4), red(9)], lead=red(5))
     assert {"action": "draw"} in ninestax.legal_moves(state, 0)
     events, after = act(state, 0, {"action": "draw"})
-    assert events == [{"type": "card_drawn", "data": {"seat": 0, "card": green(4), "reason": "draw",
-                                                      "playable": False}}]
+    assert events == [{"type": "card_drawn", "data": {"seat": 0, "card": green(4), "reason": "draw"}}]
+    assert after["pending"] == {"kind": "drawn", "seat": 0, "card": green(4), "reason": "draw"}
+    assert ninestax.legal_moves(after, 0) == [{"action": "keep"}]
+    assert rejected(ninestax, after, 0, {"action": "play_drawn"}) == "card_not_playable"
+    events, after = act(after, 0, {"action": "keep"})
+    assert events == [{"type": "drawn_card_kept", "data": {"seat": 0}}]
     assert after["stacks"][0] == [[red(1), blue(2), green(4)]] and after["turn"] == 1
     assert after["draw_pile"] == [red(9)]
 
@@ -490,6 +504,25 @@ def test_a_drawn_card_that_matches_may_be_played_at_once_or_kept():
     assert played["lead"] == red(9) and played["stacks"][0] == [[blue(2)]] and played["turn"] == 1
     _, kept = act(after, 0, {"action": "keep"})
     assert kept["stacks"][0] == [[blue(2), red(9)]] and kept["turn"] == 1
+
+
+@pytest.mark.parametrize("reason", ["draw", "attack"])
+def test_whether_a_drawn_card_matches_shows_in_nothing_the_other_seats_see(reason):
+    def drawn(top):
+        state = table([[red("attack"), blue(2)]], [[blue(1)]], [[green(1)]], draw=[top], lead=red(5),
+                      immunity=[False, False, False])
+        if reason == "attack":
+            _, state = act(state, 0, {"action": "play", "card": 0})
+            return act(state, 0, {"action": "attack", "target": 1})
+        return act({**state, "turn": 1}, 1, {"action": "draw"})
+
+    (matching_events, matching), (other_events, other) = drawn(red(9)), drawn(green(4))
+    assert ninestax.legal_moves(matching, 1) == [{"action": "play_drawn"}, {"action": "keep"}]
+    assert ninestax.legal_moves(other, 1) == [{"action": "keep"}]
+    for seat in (0, 2, None):
+        assert [ninestax.redact(e, seat) for e in matching_events] == [ninestax.redact(e, seat) for e in other_events]
+        assert ninestax.view(matching, seat) == ninestax.view(other, seat)
+    assert ninestax.to_act(matching) == ninestax.to_act(other) == [1]
 
 
 def test_an_empty_draw_pile_is_rebuilt_from_the_discard_pile_but_its_top():
@@ -534,6 +567,7 @@ def test_after_the_turn_limit_the_fewest_cards_win_and_a_tie_is_shared():
     _, after = act(state, 0, {"action": "play", "card": 0})
     assert ninestax.outcome(after) == {"winners": [0, 1, 2], "scores": {"0": 1, "1": 1, "2": 1}}
     _, after = act(state, 0, {"action": "draw"})
+    _, after = act(after, 0, {"action": "keep"})
     assert ninestax.outcome(after)["winners"] == [1, 2] and ninestax.to_act(after) == []
 
 

@@ -1,0 +1,56 @@
+"""Accounts: register, read yourself, rotate your key, list your matches (send 'Authorization: Bearer <key>')."""
+from flask.views import MethodView
+
+from api.context import accounts, seat_token, service
+from api.etags import Blueprint
+from api.schemas import Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, CreateAccount
+
+account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
+                           description="Accounts of players and bots. The API key is shown once, when the account "
+                                       "is created or its key rotated; send it as 'Authorization: Bearer KEY'. It "
+                                       "acts for every seat the account holds.")
+ACCOUNT_KEY = [{"accountKey": []}]
+
+
+@account_routes.after_request
+def vary_on_the_key(response):
+    response.vary.add("Authorization")
+    return response
+
+
+@account_routes.route("")
+class Accounts(MethodView):
+    @account_routes.arguments(CreateAccount)
+    @account_routes.response(201, AccountWithKey)
+    @account_routes.doc(operationId="createAccount")
+    def post(self, body):
+        """Create an account; 409 name_taken if the name is taken in any case. Keep the api_key: it is shown once."""
+        return accounts().register(body["name"], body["kind"])
+
+
+@account_routes.route("/me")
+class Me(MethodView):
+    @account_routes.response(200, Account)
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="getMe")
+    def get(self):
+        """The account whose key you send."""
+        return accounts().me(seat_token())
+
+
+@account_routes.route("/me/keys")
+class Keys(MethodView):
+    @account_routes.response(201, AccountWithKey)
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="rotateKey")
+    def post(self):
+        """A new API key; the key you sent stops working at once."""
+        return accounts().rotate_key(seat_token())
+
+
+@account_routes.route("/me/matches")
+class MyMatches(MethodView):
+    @account_routes.arguments(AccountMatchQuery, location="query")
+    @account_routes.response(200, AccountMatchPage)
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="listMyMatches")
+    def get(self, query):
+        """Your account's matches, newest first, each with your seat; filter by status, page with next_cursor."""
+        return service().account_matches(seat_token(), query.get("status"), query.get("cursor"), query["limit"])

@@ -1,0 +1,55 @@
+"""The pages for people: Swagger UI over /openapi.json at /docs, and each game's rules page at
+/docs/games/<game>, rendered from docs/games/*.md.
+
+Swagger UI comes from the flask-swagger-ui package, which bundles Swagger UI's own built assets and serves
+them from the app: the page loads nothing from another host. The rules pages are rendered with
+Python-Markdown (tables, fenced code) from the same files the repository shows.
+"""
+import html
+from pathlib import Path
+
+import markdown
+from flask import Blueprint, Response
+from flask_swagger_ui import get_swaggerui_blueprint
+
+from domain.games import GAMES
+from service.errors import NotFound
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "games"
+STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top}"
+         "code{background:#f4f4f4;padding:0 .2rem}")
+
+
+def swagger_ui() -> Blueprint:
+    return get_swaggerui_blueprint("/docs", "/openapi.json", config={"app_name": "cardroom API"})
+
+
+def rules_pages(rules_dir: Path | None = None) -> Blueprint:
+    """/docs/games lists the games; /docs/games/<game> is that game's rules page. Every game's page must
+    exist when the app starts (the container copies docs/), so a missing one fails at once, not on a click."""
+    pages = {game_id: (rules_dir or RULES_DIR) / f"{Path(game.__file__).stem}.md" for game_id, game in GAMES.items()}
+    missing = [str(path) for path in pages.values() if not path.is_file()]
+    if missing:
+        raise RuntimeError(f"rules pages missing: {', '.join(missing)} (set RULES_DIR to the docs/games folder)")
+    rules = Blueprint("rules", __name__, url_prefix="/docs/games")
+
+    @rules.get("")
+    def index():
+        items = "".join(f"<li><a href='/docs/games/{game_id}'>{html.escape(game.INFO.name)}</a>: "
+                        f"{html.escape(game.INFO.summary)}</li>" for game_id, game in GAMES.items())
+        return _page("cardroom: the games", f"<h1>The games</h1><ul>{items}</ul><p><a href='/docs'>API docs</a></p>")
+
+    @rules.get("/<game_id>")
+    def page(game_id):
+        if game_id not in GAMES:
+            raise NotFound("unknown_game", f"no game {game_id!r}; games: {', '.join(GAMES)}")
+        body = markdown.markdown(pages[game_id].read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+        return _page(f"cardroom: {GAMES[game_id].INFO.name}", f"<p><a href='/docs/games'>All games</a></p>{body}")
+
+    return rules
+
+
+def _page(title: str, body: str) -> Response:
+    return Response(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                    f"<style>{STYLE}</style></head><body>{body}</body></html>", mimetype="text/html")

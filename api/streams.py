@@ -1,0 +1,85 @@
+"""GET /v1/matches/<id>/stream: a match's frames as Server-Sent Events or as NDJSON (docs/streams.md)."""
+import json
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.context import seat_token
+from api.schemas import StreamQuery
+from service.errors import ServiceError
+from service.streams import Frame, MatchStreams
+
+SSE, NDJSON = "text/event-stream", "application/x-ndjson"
+RETRY_MS = 2000
+VERSION_DIGITS = 16  # the largest version, 2**53 - 1, has 16 digits  # how long an SSE client waits before it reconnects
+# no cache or proxy may hold frames back; a compressor must pass the response through (see api/app.py)
+HEADERS = {"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"}
+
+SSE_EVENT = {"type": "object", "description": "one event of the stream; `data` is the JSON object an NDJSON "
+                                            "line carries: the match document or an event as GET .../events shows it",
+             "properties": {"id": {"type": "string", "description": "the version: resume after it"},
+                            "event": {"type": "string", "description": "`match`, or the event's type"},
+                            "data": {"type": "string"}, "retry": {"type": "integer"}}}
+
+streams = Blueprint("streams", __name__, url_prefix="/v1/matches",
+                    description="Live streams of a match's events, for the caller's seat (docs/streams.md).")
+
+
+@streams.route("/<match_id>/stream")
+class MatchStream(MethodView):
+    @streams.arguments(StreamQuery, location="query")
+    @streams.doc(security=[{"seatToken": []}, {}], operationId="streamMatch", parameters=[{
+        "in": "header", "name": "Last-Event-ID", "required": False,
+        "schema": {"type": "string", "pattern": "^[0-9]*$", "maxLength": VERSION_DIGITS},
+        "description": "resume after this version (an SSE client sends it when it reconnects); empty: from the "
+                       "start"}], responses={
+        "200": {"description": "Every event after the version resumed from, as GET .../events shows it, each "
+                               "run of events followed by the match document (type `match`: GET /v1/matches/<id> "
+                               "plus `legal_moves` for the caller's seat); without a resume point the document "
+                               "comes first. It ends with the document after match_finished. A keep-alive "
+                               "whenever nothing happened for a while.",
+                "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
+    def get(self, query, match_id):
+        """The match live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
+        after = last_event_id()
+        frames = match_streams().open(match_id, seat_token(), query.get("after") if after is None else after)
+        kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+        body = written(frames, sse, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson)
+        # direct_passthrough: the body goes out frame by frame, untouched by after-request compressors
+        return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
+
+
+def match_streams() -> MatchStreams:
+    return current_app.extensions["cardroom.streams"]
+
+
+def last_event_id() -> int | None:
+    header = request.headers.get("Last-Event-ID")
+    if header is None or header == "":
+        return None
+    if not (len(header) <= VERSION_DIGITS and header.isascii() and header.isdigit()):
+        raise ServiceError("invalid_last_event_id", "Last-Event-ID is the version of the last frame you got: "
+                                                    f"a whole number, 0 or more, of at most {VERSION_DIGITS} digits")
+    return int(header)
+
+
+def sse(frame: Frame | None) -> bytes:
+    if frame is None:
+        return b": keep-alive\n\n"
+    return (f"id: {frame.version}\nevent: {frame.type}\ndata: {json.dumps(frame.data)}\n\n").encode()
+
+
+def ndjson(frame: Frame | None) -> bytes:
+    return b"\n" if frame is None else json.dumps(frame.data).encode() + b"\n"
+
+
+def written(frames, writer, preamble: bytes = b""):
+    """The response body; closing it (the client left) closes the frames, which stops following the log."""
+    try:
+        if preamble:
+            yield preamble
+        for frame in frames:
+            yield writer(frame)
+    finally:
+        frames.close()

@@ -1,0 +1,24 @@
+"""The viewer: pages for spectators, players reviewing a match and auditors (docs/viewer.md).
+
+Two HTML shells, `/` (the listing) and `/matches/<id>` (one match; `?version=N&seat=S` deep-links a moment
+and a seat), and the plain ES modules and CSS under api/static/ that draw them from the public API. No
+build step and nothing from another host: the browser loads the modules as they are in the repository.
+"""
+from pathlib import Path
+
+from flask import Blueprint, send_from_directory
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+viewer = Blueprint("viewer", __name__, static_folder=STATIC, static_url_path="/viewer")
+
+
+@viewer.get("/")
+def listing():
+    return send_from_directory(STATIC, "index.html")
+
+
+@viewer.get("/matches/<match_id>")
+def match_page(match_id):
+    """The same shell for every id: the page asks the API for the match and shows its 404 if there is none."""
+    return send_from_directory(STATIC, "match.html")

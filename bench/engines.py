@@ -1,0 +1,120 @@
+"""How fast the game engines play: random playouts per second in-process, per game, side by side in one run.
+
+Three loops, each playing random legal moves from a fresh deal to the end:
+- match: through domain.match, as the server folds a match (decide with the seed's per-move Rng, the
+  `moved` and `match_finished` events, the match-level evolve);
+- engine: the game module alone (deal, legal_moves, decide, evolve, outcome): what a searching bot's
+  playouts run on;
+- reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
+  colours as small integers, tanks as counts per colour, random.shuffle for the deal.
+Usage: python bench/engines.py [--seconds 1.5] [--players 3]
+"""
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domain import match  # noqa: E402
+from domain.games import GAMES, get_game  # noqa: E402
+from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
+from domain.rng import Rng  # noqa: E402
+
+SEED, SALT = "engines-bench", "salt"
+
+
+def engine_playout(game, players: int, pick: random.Random, number: int) -> int:
+    """One random game through the game module alone; returns the moves played."""
+    options = game.options({}, players)
+    state = None
+    for event in game.deal(options, players, Rng.derive(SEED, f"deal:{number}")):
+        state = game.evolve(state, event)
+    rng, moves = Rng.derive(SEED, f"moves:{number}"), 0
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        for event in game.decide(state, seat, pick.choice(game.legal_moves(state, seat)), rng):
+            state = game.evolve(state, event)
+        moves += 1
+    return moves
+
+
+def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:
+    """One random game through domain.match, as the service folds it; returns the moves played."""
+    seed = f"{SEED}:{number}"
+    events = match.create(game_id, {}, [{"name": f"p{i}"} for i in range(players)], match.commitment(seed, SALT),
+                          match.SERVER_SEED)
+    state = match.evolve_all(None, events)
+    state, moves = match.evolve_all(state, match.open_events(state, seed)), 0
+    while state["status"] == match.ACTIVE:
+        seat = match.to_act(state)[0]
+        move = pick.choice(match.legal_moves(state, seat))
+        state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+        moves += 1
+    return moves
+
+
+def reference_mantis_playout(players: int, pick: random.Random, number: int) -> int:
+    """Mantis by the same rules (domain/games/mantis.py), as plainly as Python allows. A card's back never
+    changes a random move, so only fronts are kept (the 105 classic cards: 15 of each of 7 colours); the
+    result's ranking is left out (once a game)."""
+    colours = EDITIONS["classic"]["colours"]
+    pile = [front for front in range(colours) for _ in range((colours - 1) * (colours - 2) // 2)]
+    pick.shuffle(pile)
+    tanks = [[0] * colours for _ in range(players)]
+    for i in range(TANK_SIZE * players):
+        tanks[i % players][pile[i]] += 1
+    del pile[:TANK_SIZE * players]
+    scores, target, turn, moves = [0] * players, target_score(players), 0, 0
+    for front in pile:
+        owner = pick.randrange(players)  # the seat itself: score; another: steal
+        matched = tanks[owner][front]
+        moves += 1
+        if not matched:
+            tanks[owner][front] = 1
+        else:
+            tanks[owner][front] = 0
+            if owner == turn:
+                scores[turn] += matched + 1
+                if scores[turn] >= target:
+                    break
+            else:
+                tanks[turn][front] += matched + 1
+                if players == 2:
+                    continue  # a successful steal between two plays again
+        turn = (turn + 1) % players
+    return moves
+
+
+def rate(playout, seconds: float) -> tuple[float, float]:
+    """(playouts/s, moves/s) over about `seconds`."""
+    pick, number, moves = random.Random(1), 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        moves += playout(pick, number)
+        number += 1
+    elapsed = time.perf_counter() - started
+    return number / elapsed, moves / elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
+    parser.add_argument("--players", type=int, default=3)
+    args = parser.parse_args()
+    print(f"random playouts in-process, {args.players} players, {args.seconds}s a loop")
+    print(f"{'game':<9} {'loop':<10} {'playouts/s':>10} {'moves/s':>9} {'x reference':>11}")
+    reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
+    for game_id in GAMES:
+        game = get_game(game_id)
+        rows = [("match", rate(lambda pick, n: match_playout(game_id, args.players, pick, n), args.seconds)),
+                ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds))]
+        if game_id == "mantis":
+            rows.append(("reference", reference))
+        for loop, (playouts, moves) in rows:
+            versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
+            print(f"{game_id:<9} {loop:<10} {playouts:>10.0f} {moves:>9.0f} {versus}")
+
+
+if __name__ == "__main__":
+    main()

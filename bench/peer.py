@@ -1,0 +1,123 @@
+"""cardroom against its peer, boardgame.io 0.50.2, on random 3-seat Mantis matches (issue 17).
+
+Starts the peer's server (node, in-memory storage, socket.io) and a cardroom (embedded Redis + gunicorn with
+the project's gunicorn settings, rate limits off: one address drives everything), then runs, alternating,
+at each concurrency: the peer's client, cardroom's client that learns each result from the move's answer
+(bench/cardroom_answers.js: one request a move, as boardgame.io pushes each state) and the peer's
+read-then-post cardroom client (two requests a move). Prints moves/s and the ratios to boardgame.io.
+
+The peer's code is not part of the project: it is found at ../shared/peers from the repository (or
+--peers / CARDROOM_PEERS) and installed with npm into a cache folder. No node, npm or peer: a message and
+exit 0. The matches are all human seats, so no RQ worker is started (`make run` starts them for bots).
+Usage: python bench/peer.py [--matches 60] [--concurrency 1 8 32] [--rounds 2] [--web-workers N]
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from common import NO_RATE_LIMITS, embedded_redis, free_port, gunicorn, median
+
+HERE = Path(__file__).resolve().parent
+PLAYERS = 3
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cardroom-bench" / "bgio"
+RATE = re.compile(r"([0-9.]+) moves/s")
+
+
+def peers_folder(given: str | None) -> Path:
+    """The given folder, else ../shared/peers next to the repository (or next to its worktrees' folder)."""
+    if given or os.environ.get("CARDROOM_PEERS"):
+        return Path(given or os.environ["CARDROOM_PEERS"]).resolve()
+    nearby = [up / "shared" / "peers" for up in HERE.parents[1:3]]
+    return next((folder for folder in nearby if folder.is_dir()), nearby[0])
+
+
+def install_peer(peers: Path) -> Path:
+    """A copy of the peer's bgio/ with its node_modules, in the cache (installed once)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "server.js", "bench.js", "mantis.js"):
+        shutil.copy2(peers / "bgio" / name, CACHE / name)
+    if not (CACHE / "node_modules" / "boardgame.io").is_dir():
+        print(f"installing boardgame.io into {CACHE} (npm install, once)", flush=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=CACHE, check=True)
+    return CACHE
+
+
+def wait_for(url: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            requests.get(url, timeout=2)
+            return
+        except requests.RequestException:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not answer")
+            time.sleep(0.2)
+
+
+def moves_per_second(argv: list[str], cwd: Path, env: dict) -> float:
+    done = subprocess.run(argv, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=300)
+    found = RATE.search(done.stdout)
+    if done.returncode or not found:
+        raise RuntimeError(f"{' '.join(argv)} failed: {done.stdout}{done.stderr}")
+    return float(found.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--peers", help="the peers folder (default: ../shared/peers from the repository)")
+    parser.add_argument("--matches", type=int, default=60, help="matches per client run")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--web-workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    peers = peers_folder(args.peers)
+    if not shutil.which("node") or not shutil.which("npm"):
+        print("peer.py: skipped, node and npm are needed to run boardgame.io (install Node.js 18+)")
+        return
+    if not (peers / "bgio" / "server.js").is_file() or not (peers / "cardroom_bench.js").is_file():
+        print(f"peer.py: skipped, no peer harness at {peers} (give --peers or CARDROOM_PEERS)")
+        return
+    bgio = install_peer(peers)
+    bgio_port = free_port()
+    server = subprocess.Popen(["node", "server.js"], cwd=bgio, env={**os.environ, "PORT": str(bgio_port)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(f"http://127.0.0.1:{bgio_port + 1}/games")
+        with embedded_redis() as redis_url, gunicorn("bootstrap.wsgi:app", redis_url, args.web_workers,
+                                                      settings=NO_RATE_LIMITS) as base:
+            cardroom_port = base.rsplit(":", 1)[1]
+            clients = {
+                "boardgame.io": (["node", "bench.js"], bgio, {"PORT": str(bgio_port)}),
+                "cardroom, move's answer": (["node", str(HERE / "cardroom_answers.js")], HERE,
+                                            {"PORT": cardroom_port}),
+                "cardroom, read then post": (["node", str(peers / "cardroom_bench.js")], HERE,
+                                             {"PORT": cardroom_port}),
+            }
+            rates = {(name, c): [] for name in clients for c in args.concurrency}
+            for _ in range(args.rounds):
+                for concurrency in args.concurrency:
+                    for name, (argv, cwd, env) in clients.items():
+                        run = [*argv, str(args.matches), str(concurrency), str(PLAYERS)]
+                        rates[name, concurrency].append(moves_per_second(run, cwd, env))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"random {PLAYERS}-seat Mantis, {args.matches} matches a run, {args.rounds} rounds alternating, "
+          f"cardroom on {args.web_workers} gunicorn workers; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'concurrent matches':>18} {'client':<26} {'moves/s (median)':>16} {'x boardgame.io':>14}")
+    for concurrency in args.concurrency:
+        peer = median(rates["boardgame.io", concurrency])
+        for name in clients:
+            rate = median(rates[name, concurrency])
+            print(f"{concurrency:>18} {name:<26} {rate:>16.0f} {rate / peer:>14.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue (it enqueues the retries of failed bot
+turns when their time comes), as a program of its own under the supervisor rather than forked by a worker,
+whose SIGKILL would leave it orphaned and holding the scheduler lock.
+
+Its name is fixed per host and queue: RQ's scheduler lock belongs to a name, so a restarted scheduler
+takes its own lock back at once instead of waiting for the dead one's lock to expire. Redis going away
+ends it with an error; its supervisor starts it again and it waits for Redis."""
+import logging
+import socket
+
+from rq.scheduler import RQScheduler
+
+from bootstrap import build_queue, settings, wait_for_redis
+
+log = logging.getLogger("cardroom.scheduler")
+
+
+def main() -> None:
+    config = settings()
+    queue = build_queue(config)
+    wait_for_redis(queue.connection, log)
+    RQScheduler([queue], connection=queue.connection, name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
+
+
+if __name__ == "__main__":
+    main()

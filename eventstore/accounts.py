@@ -1,0 +1,198 @@
+"""Where accounts are kept: the account records, the unique names, the key index and each account's matches.
+Both implementations pass tests/contract/test_account_store_contract.py.
+
+In Redis the keys of one account share the hash tag {a:<id>} (DESIGN.md: one aggregate, one hash tag):
+    cr:{a:<id>}:account   hash: id, name, kind, created_at, key (the SHA-256 of its API key, hex)
+    cr:{a:<id>}:matches   sorted set: match id -> the account's own running number (newest = highest)
+    cr:{a:<id>}:open      set: the account's matches not yet seen finished (for the bound on open matches)
+The indexes are outside any account: cr:accounts:name:<lower-cased name> -> id (claimed by SET NX, which is
+what makes names unique regardless of case) and cr:accounts:key:<key hash> -> id. A key index entry is only
+a pointer: `by_key` trusts it only when the account's record holds the same hash, so an entry a crash left
+behind (or a rotated key's) never lets anyone in.
+"""
+import threading
+from abc import ABC, abstractmethod
+
+# KEYS: the account's record. ARGV: the current key hash, the new one. Compare-and-set: 1 if replaced.
+REPLACE_KEY = """
+if redis.call('HGET', KEYS[1], 'key') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'key', ARGV[2])
+return 1
+"""
+# KEYS: the account's record, its matches, its open matches. ARGV: match. Numbers the account's matches; a
+# match noted again keeps its place.
+NOTE_MATCH = """
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+redis.call('SADD', KEYS[3], ARGV[1])
+local position = redis.call('HINCRBY', KEYS[1], 'matches', 1)
+redis.call('ZADD', KEYS[2], position, ARGV[1])
+return position
+"""
+FIELDS = ("id", "name", "kind", "created_at", "key")
+
+
+class AccountStore(ABC):
+    @abstractmethod
+    def create(self, account: dict[str, str]) -> bool:
+        """Store the account ({id, name, kind, created_at, key}) unless another holds its name in any case;
+        False (and nothing stored) if one does."""
+
+    @abstractmethod
+    def get(self, account_id: str) -> dict[str, str] | None: ...
+
+    @abstractmethod
+    def id_by_name(self, name: str) -> str | None:
+        """The id of the account named `name`, in any case."""
+
+    @abstractmethod
+    def by_key(self, key_hash: str) -> dict[str, str] | None:
+        """The account whose current key has this hash."""
+
+    @abstractmethod
+    def replace_key(self, account_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the account's key if it is still `old_hash` (False if another rotation got in first)."""
+
+    @abstractmethod
+    def note_match(self, account_id: str, match_id: str) -> None:
+        """List the match among the account's (newest first); noting it again changes nothing."""
+
+    @abstractmethod
+    def matches(self, account_id: str, before: int | None, limit: int) -> list[tuple[int, str]]:
+        """(position, match) of the account's matches, newest first, with position < before."""
+
+    @abstractmethod
+    def open_matches(self, account_id: str) -> list[str]:
+        """The matches noted for the account and not closed since."""
+
+    @abstractmethod
+    def close_matches(self, account_id: str, match_ids: list[str]) -> None:
+        """Forget that these matches are open (they stay among the account's matches)."""
+
+
+def _record_keys(account_id: str) -> tuple[str, str, str]:
+    tag = f"cr:{{a:{account_id}}}"
+    return f"{tag}:account", f"{tag}:matches", f"{tag}:open"
+
+
+def _name_key(name: str) -> str:
+    return f"cr:accounts:name:{name.lower()}"
+
+
+def _key_index(key_hash: str) -> str:
+    return f"cr:accounts:key:{key_hash}"
+
+
+class RedisAccountStore(AccountStore):
+    def __init__(self, client):
+        """`client` is a redis.Redis with decode_responses=True."""
+        self._redis = client
+        self._replace_key = client.register_script(REPLACE_KEY)
+        self._note_match = client.register_script(NOTE_MATCH)
+
+    def create(self, account):
+        record = _record_keys(account["id"])[0]
+        # the record and its key first, the name last: a crash in between leaves an account nobody was ever
+        # given the key of, never a name claimed by no account
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hset(record, mapping={field: account[field] for field in FIELDS})
+        pipe.set(_key_index(account["key"]), account["id"])
+        pipe.execute()
+        if self._redis.set(_name_key(account["name"]), account["id"], nx=True):
+            return True
+        self._redis.delete(record, _key_index(account["key"]))
+        return False
+
+    def get(self, account_id):
+        found = self._redis.hgetall(_record_keys(account_id)[0])
+        return {field: found[field] for field in FIELDS} if found else None
+
+    def id_by_name(self, name):
+        return self._redis.get(_name_key(name))
+
+    def by_key(self, key_hash):
+        account_id = self._redis.get(_key_index(key_hash))
+        account = self.get(account_id) if account_id else None
+        return account if account and account["key"] == key_hash else None
+
+    def replace_key(self, account_id, old_hash, new_hash):
+        self._redis.set(_key_index(new_hash), account_id)
+        if not self._replace_key(keys=[_record_keys(account_id)[0]], args=[old_hash, new_hash]):
+            self._redis.delete(_key_index(new_hash))
+            return False
+        self._redis.delete(_key_index(old_hash))
+        return True
+
+    def note_match(self, account_id, match_id):
+        self._note_match(keys=list(_record_keys(account_id)), args=[match_id])
+
+    def matches(self, account_id, before, limit):
+        found = self._redis.zrevrangebyscore(_record_keys(account_id)[1], f"({before}" if before else "+inf",
+                                             "-inf", start=0, num=limit, withscores=True)
+        return [(int(position), match_id) for match_id, position in found]
+
+    def open_matches(self, account_id):
+        return sorted(self._redis.smembers(_record_keys(account_id)[2]))
+
+    def close_matches(self, account_id, match_ids):
+        if match_ids:
+            self._redis.srem(_record_keys(account_id)[2], *match_ids)
+
+
+class InMemoryAccountStore(AccountStore):
+    """The same behaviour in dicts under one lock, for unit tests."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._accounts: dict[str, dict[str, str]] = {}
+        self._names: dict[str, str] = {}
+        self._matches: dict[str, dict[str, int]] = {}
+        self._open: dict[str, set[str]] = {}
+
+    def create(self, account):
+        with self._lock:
+            if account["name"].lower() in self._names:
+                return False
+            self._names[account["name"].lower()] = account["id"]
+            self._accounts[account["id"]] = {field: account[field] for field in FIELDS}
+            return True
+
+    def get(self, account_id):
+        with self._lock:
+            found = self._accounts.get(account_id)
+            return dict(found) if found else None
+
+    def id_by_name(self, name):
+        with self._lock:
+            return self._names.get(name.lower())
+
+    def by_key(self, key_hash):
+        with self._lock:
+            return next((dict(a) for a in self._accounts.values() if a["key"] == key_hash), None)
+
+    def replace_key(self, account_id, old_hash, new_hash):
+        with self._lock:
+            account = self._accounts.get(account_id)
+            if account is None or account["key"] != old_hash:
+                return False
+            account["key"] = new_hash
+            return True
+
+    def note_match(self, account_id, match_id):
+        with self._lock:
+            noted = self._matches.setdefault(account_id, {})
+            if match_id not in noted:
+                noted[match_id] = len(noted) + 1
+                self._open.setdefault(account_id, set()).add(match_id)
+
+    def matches(self, account_id, before, limit):
+        with self._lock:
+            noted = self._matches.get(account_id, {})
+            return sorted(((p, m) for m, p in noted.items() if before is None or p < before), reverse=True)[:limit]
+
+    def open_matches(self, account_id):
+        with self._lock:
+            return sorted(self._open.get(account_id, ()))
+
+    def close_matches(self, account_id, match_ids):
+        with self._lock:
+            self._open.get(account_id, set()).difference_update(match_ids)

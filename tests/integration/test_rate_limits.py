@@ -1,0 +1,40 @@
+"""Rate limits on the real Redis: every gunicorn worker (here: two apps) counts against one limit."""
+import pytest
+
+from api.app import create_app
+from api.rate_limits import RateLimits
+from eventstore.accounts import InMemoryAccountStore
+from service.accounts import AccountService
+from tests.support.http import assert_error
+from tests.support.service import make_service
+
+pytestmark = pytest.mark.integration
+HUMANS = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}]}
+
+
+def test_two_processes_on_one_redis_share_a_clients_creation_limit(redis_url, redis_client):
+    limits = RateLimits(redis_url, create="3/minute", join="", moves="")
+    first, second = (create_app(make_service(), lambda: True, rate_limits=limits).test_client() for _ in range(2))
+    answers = [client.post("/v1/matches", json=HUMANS).status_code for client in (first, second, first)]
+    assert answers == [201, 201, 201]
+    refused = second.post("/v1/matches", json=HUMANS)
+    assert_error(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert any(key.startswith("LIMITS") for key in redis_client.scan_iter())  # kept in Redis, with expiry
+    assert all(redis_client.ttl(key) > 0 for key in redis_client.scan_iter("LIMITS*"))
+
+
+def test_a_caller_with_an_account_key_is_counted_as_the_account_and_others_by_address(redis_url, redis_client):
+    accounts = AccountService(InMemoryAccountStore())
+    app = create_app(make_service(accounts=accounts), lambda: True, accounts=accounts,
+                     rate_limits=RateLimits(redis_url, create="2/minute", join="", moves="", accounts="3/minute"))
+    client = app.test_client()
+    keys = [client.post("/v1/accounts", json={"name": name, "kind": "bot"}).get_json()["api_key"]
+            for name in ("alice", "bob", "carol")]
+    assert_error(client.post("/v1/accounts", json={"name": "dave", "kind": "bot"}), 429, "rate_limited")
+    alice, bob = ({"Authorization": f"Bearer {key}"} for key in keys[:2])
+    assert [client.post("/v1/matches", json=HUMANS, headers=alice).status_code for _ in range(2)] == [201, 201]
+    refused = assert_error(client.post("/v1/matches", json=HUMANS, headers=alice), 429, "rate_limited")
+    assert "your account" in refused["message"] and refused["retry_after"] >= 1
+    assert client.post("/v1/matches", json=HUMANS, headers=bob).status_code == 201  # bob has his own limit
+    assert [client.post("/v1/matches", json=HUMANS).status_code for _ in range(3)] == [201, 201, 429]  # the address

@@ -1,0 +1,53 @@
+"""Takes docs/screenshots/<game>.png: each game's table (both Mantis editions) as the viewer draws it, from a
+match two bots play on a throwaway service. Run it by hand after changing the viewer: `make screenshots`."""
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+from tests.e2e.conftest import running_service
+from tests.support.viewer import Viewer, chromium
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# (file, game, options, seen by: "full" = the full table, "" = a spectator). Each is shown a third of the
+# way into its match: a table in the middle of play has the most on it.
+TABLES = [("mantis-classic", "mantis", {"edition": "classic"}, "full"),
+          ("mantis-compact", "mantis", {"edition": "compact"}, "full"),
+          ("9stax", "9stax", {}, "full"), ("9stax-spectator", "9stax", {}, ""),
+          ("blockers", "blockers", {}, "full"), ("flipout", "flipout", {}, "full"), ("flipout-spectator", "flipout", {}, "")]
+
+
+def finished_match(base: str, game: str, options: dict) -> str:
+    match_id = requests.post(f"{base}/v1/matches", json={
+        "game": game, "options": options, "seats": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}]}).json()["id"]
+    deadline = time.monotonic() + 60
+    while requests.get(f"{base}/v1/matches/{match_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, f"the bots did not finish {game}"
+        time.sleep(0.2)
+    return match_id
+
+
+def main() -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    # without REDIS_URL the service starts its own embedded Redis in the temporary DATA_DIR, as `make run` does
+    with tempfile.TemporaryDirectory() as data_dir, running_service(Path(data_dir)) as base, chromium() as browser:
+        viewer = Viewer(browser, base)
+        for name, game, options, seen_by in TABLES:
+            match_id = finished_match(base, game, options)
+            replay = requests.get(f"{base}/v1/matches/{match_id}/moves").json()
+            version = replay["moves"][len(replay["moves"]) // 3]["version"]
+            viewer.open(f"/matches/{match_id}?version={version}&seat={seen_by}", version)
+            viewer.page.wait_for_selector("#verdict")
+            viewer.page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+            print(f"{SHOTS / name}.png: {game} {options} at version {version}, seen by {seen_by or 'a spectator'}")
+        viewer.page.goto(f"{base}/")
+        viewer.page.wait_for_selector("#matches tbody tr")
+        viewer.page.screenshot(path=SHOTS / "listing.png")
+        if viewer.errors:
+            sys.exit(f"the pages logged errors: {viewer.errors}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""What one client may cost: rate limits and quotas per address (429 in the error shape, with Retry-After)
+and the caps on a bot's search."""
+import pytest
+
+from api.app import create_app
+from api.rate_limits import RateLimits
+from bootstrap import build_rate_limits
+from bootstrap.config import Settings
+from domain.bots.ismcts import MAX_BUDGET_MS, MAX_ITERATIONS
+from tests.support.http import assert_error, bearer
+from tests.support.service import make_service
+
+HUMANS = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
+FROM_A = {"REMOTE_ADDR": "10.0.0.1"}
+FROM_B = {"REMOTE_ADDR": "10.0.0.2"}
+
+
+def client_with(create="", join="", moves=""):
+    app = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", create, join, moves))
+    return app.test_client()
+
+
+def test_creations_past_the_limit_get_429_rate_limited_with_retry_after_in_body_and_header():
+    client = client_with(create="2/minute")
+    for _ in range(2):
+        assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code == 201
+    refused = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A)
+    body = assert_error(refused, 429, "rate_limited")
+    assert 1 <= body["retry_after"] <= 61 and refused.headers["Retry-After"] == str(body["retry_after"])
+
+
+def test_the_limit_counts_per_address_and_leaves_reads_alone():
+    client = client_with(create="1/minute")
+    created = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).get_json()
+    assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_B).status_code == 201
+    assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code == 429
+    for _ in range(3):
+        assert client.get("/v1/matches", environ_base=FROM_A).status_code == 200
+        assert client.get(f"/v1/matches/{created['id']}", environ_base=FROM_A).status_code == 200
+
+
+def test_a_quota_is_one_more_part_of_the_creation_limit():
+    client = client_with(create="100/second;3/day")
+    assert [client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code for _ in range(4)] == \
+        [201, 201, 201, 429]
+    body = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).get_json()
+    assert body["retry_after"] > 3600  # the day's quota, not the second's burst, is what was hit
+
+
+def test_moves_and_joins_have_their_own_limits():
+    client = client_with(join="1/minute", moves="1/minute")
+    created = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).get_json()
+    token = created["seats"][0]["token"]
+    move = {"move": {"action": "score"}, "expected_version": 2}
+    assert client.post(f"/v1/matches/{created['id']}/moves", json=move, headers=bearer(token),
+                       environ_base=FROM_A).status_code == 201
+    again = client.post(f"/v1/matches/{created['id']}/moves", json=move, headers=bearer(token), environ_base=FROM_A)
+    assert_error(again, 429, "rate_limited")
+    table = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "ann"}, {"open": True},
+                                                                         {"open": True}]}).get_json()
+    assert client.post(f"/v1/matches/{table['id']}/join", json={"name": "bob"}, environ_base=FROM_B).status_code == 201
+    assert_error(client.post(f"/v1/matches/{table['id']}/join", json={"name": "cy"}, environ_base=FROM_B), 429)
+
+
+def test_with_no_limit_configured_nothing_is_limited():
+    client = client_with()
+    assert all(client.post("/v1/matches", json=HUMANS).status_code == 201 for _ in range(30))
+
+
+@pytest.mark.parametrize("options", [{"budget_ms": MAX_BUDGET_MS + 1}, {"iterations": MAX_ITERATIONS + 1}])
+def test_a_bot_asking_for_more_search_than_the_caps_is_refused(options):
+    client = client_with()
+    seats = [{"name": "ann"}, {"bot": "ismcts", "bot_options": options}]
+    assert_error(client.post("/v1/matches", json={"game": "mantis", "seats": seats}), 422, "invalid_option")
+
+
+def test_a_bot_at_the_caps_is_accepted():
+    client = client_with()
+    seats = [{"name": "ann"}, {"bot": "ismcts", "bot_options": {"budget_ms": MAX_BUDGET_MS,
+                                                               "iterations": MAX_ITERATIONS}}]
+    assert client.post("/v1/matches", json={"game": "mantis", "seats": seats}).status_code == 201
+
+
+def test_the_limits_default_to_the_services_redis_and_can_each_be_turned_off():
+    config = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "LIMIT_JOIN": ""})
+    limits = build_rate_limits(config)
+    assert limits.storage_uri == "redis://127.0.0.1:6390/0" and limits.join == ""
+    assert limits.create.endswith("/day") and limits.moves
+    elsewhere = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "RATE_LIMIT_STORAGE": "memory://"})
+    assert build_rate_limits(elsewhere).storage_uri == "memory://"

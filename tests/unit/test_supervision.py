@@ -1,0 +1,39 @@
+"""The supervisord configuration `make run` writes: what it supervises and how it restarts it."""
+import configparser
+
+from bootstrap.config import Settings
+from bootstrap.run import supervisord_conf
+
+
+def parsed(tmp_path, **env) -> configparser.RawConfigParser:
+    text, _ = supervisord_conf(Settings.from_env({"DATA_DIR": str(tmp_path), "WORKERS": "3", **env}))
+    config = configparser.RawConfigParser()
+    config.read_string(text)
+    return config
+
+
+def test_without_redis_url_the_embedded_redis_is_supervised_first_on_a_fixed_port_and_aof_dir(tmp_path):
+    config = parsed(tmp_path, EMBEDDED_REDIS_PORT="6390", REDIS_APPENDFSYNC="always")
+    redis = config["program:redis"]
+    assert f"--port 6390 --bind 127.0.0.1 --dir {tmp_path}/redis" in redis["command"]
+    assert "--appendfsync always" in redis["command"]
+    assert int(redis["priority"]) < min(int(config[f"program:{p}"]["priority"]) for p in ("web", "worker", "scheduler"))
+    assert config["supervisord"]["environment"] == 'REDIS_URL="redis://127.0.0.1:6390/0"'
+
+
+def test_with_redis_url_only_the_api_the_workers_and_the_scheduler_are_supervised(tmp_path):
+    config = parsed(tmp_path, REDIS_URL="redis://:secret@127.0.0.1:7000/0")
+    assert not config.has_option("supervisord", "environment")  # inherited, and no password in the file
+    assert [s for s in config.sections() if s.startswith("program:")] == \
+        ["program:web", "program:worker", "program:scheduler"]
+    assert config["program:worker"]["numprocs"] == "3"
+    assert "-c python:bootstrap.gunicorn_conf bootstrap.wsgi:app" in config["program:web"]["command"]
+
+
+def test_every_program_is_restarted_with_its_whole_process_group_stopped_and_its_own_log(tmp_path):
+    config = parsed(tmp_path)
+    for section in (s for s in config.sections() if s.startswith("program:")):
+        program = config[section]
+        assert program["autorestart"] == "true" and int(program["startretries"]) >= 10
+        assert program["stopasgroup"] == program["killasgroup"] == "true"
+        assert program["stdout_logfile"].startswith(f"{tmp_path}/logs/")
