@@ -11,6 +11,7 @@ from api import errors, limits
 from api.accounts import account_routes
 from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
+from api.feed import feed as feed_routes
 from api.etags import CODINGS
 from api.game_schemas import components
 from api.rate_limits import RateLimits, limit_by_caller
@@ -21,6 +22,7 @@ from api.streams import streams as stream_routes
 from api.viewer import viewer
 from domain.games import GAMES
 from service.accounts import AccountService
+from service.feed import AccountFeeds
 from service.matches import MatchService
 from service.streams import MatchStreams
 
@@ -49,9 +51,11 @@ class CardroomApi(Api):
 
 def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
                rules_dir: Path | None = None, rate_limits: RateLimits | None = None,
-               streams: MatchStreams | None = None, accounts: AccountService | None = None) -> Flask:
+               streams: MatchStreams | None = None, accounts: AccountService | None = None,
+               feeds: AccountFeeds | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
-    `accounts`: the same AccountService the match service was given; without it, no /v1/accounts."""
+    `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
+    `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`."""
     app = Flask("cardroom")
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
@@ -65,6 +69,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.health"] = health_check
     app.extensions["cardroom.streams"] = streams
     app.extensions["cardroom.accounts"] = accounts
+    app.extensions["cardroom.feeds"] = feeds
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
@@ -82,6 +87,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(stream_routes)
     if accounts is not None:
         api.register_blueprint(account_routes)
+    if feeds is not None:
+        api.register_blueprint(feed_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

@@ -15,6 +15,7 @@ from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 from eventstore.memory import InMemoryEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
+from service.feed import AccountFeeds
 from service.hub import Hub
 from service.matches import MatchService
 from service.ports import NoBots
@@ -94,10 +95,12 @@ def build_app(config: Settings):
     accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    streams = MatchStreams(service, Hub(RedisEventStore(client)), config.keep_alive)
+    hub = Hub(RedisEventStore(client))
+    streams = MatchStreams(service, hub, config.keep_alive)
+    feeds = AccountFeeds(accounts, RedisEventStore(client), hub, config.keep_alive, config.feed_poll)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
-                      accounts=accounts)
+                      accounts=accounts, feeds=feeds)
 
 
 def build_docs_app():
@@ -105,5 +108,6 @@ def build_docs_app():
     store = InMemoryEventStore()
     accounts = AccountService(InMemoryAccountStore())
     service = MatchService(store, NoBots(), accounts=accounts)
-    return create_app(service, lambda: True, streams=MatchStreams(service, Hub(store), keep_alive_seconds=10),
-                      accounts=accounts)
+    hub = Hub(store)
+    return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
+                      accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10))

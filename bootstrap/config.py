@@ -37,6 +37,7 @@ class Settings:
     limit_accounts: str        # LIMIT_ACCOUNTS: account creations per client IP
     max_open_matches: int      # MAX_OPEN_MATCHES: unfinished matches an account may be seated in at once
     keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
+    feed_poll: float           # FEED_POLL: seconds between an account feed's checks for new matches of the account
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
@@ -76,6 +77,7 @@ class Settings:
             # a tournament bot plays tens of matches at once; thousands nobody finishes would only fill Redis
             max_open_matches=int(env.get("MAX_OPEN_MATCHES", "100")),
             keep_alive=float(env.get("STREAM_KEEP_ALIVE", "10")),
+            feed_poll=float(env.get("FEED_POLL", "1")),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "100")),
             recent_matches=int(env.get("RECENT_MATCHES", "500")),
         )

@@ -20,10 +20,10 @@ redis.call('HSET', KEYS[1], 'key', ARGV[2])
 return 1
 """
 # KEYS: the account's record, its matches, its open matches. ARGV: match. Numbers the account's matches; a
-# match noted again keeps its place.
+# match noted again keeps its place and is open again (a seat taken again after leaving it).
 NOTE_MATCH = """
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 redis.call('SADD', KEYS[3], ARGV[1])
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 local position = redis.call('HINCRBY', KEYS[1], 'matches', 1)
 redis.call('ZADD', KEYS[2], position, ARGV[1])
 return position
@@ -54,7 +54,12 @@ class AccountStore(ABC):
 
     @abstractmethod
     def note_match(self, account_id: str, match_id: str) -> None:
-        """List the match among the account's (newest first); noting it again changes nothing."""
+        """List the match among the account's (newest first) and as open; noting it again keeps its place
+        and opens it again."""
+
+    @abstractmethod
+    def noted(self, account_id: str) -> int:
+        """How many matches were noted for the account: the position of the newest."""
 
     @abstractmethod
     def matches(self, account_id: str, before: int | None, limit: int) -> list[tuple[int, str]]:
@@ -125,6 +130,9 @@ class RedisAccountStore(AccountStore):
     def note_match(self, account_id, match_id):
         self._note_match(keys=list(_record_keys(account_id)), args=[match_id])
 
+    def noted(self, account_id):
+        return int(self._redis.hget(_record_keys(account_id)[0], "matches") or 0)
+
     def matches(self, account_id, before, limit):
         found = self._redis.zrevrangebyscore(_record_keys(account_id)[1], f"({before}" if before else "+inf",
                                              "-inf", start=0, num=limit, withscores=True)
@@ -180,9 +188,12 @@ class InMemoryAccountStore(AccountStore):
     def note_match(self, account_id, match_id):
         with self._lock:
             noted = self._matches.setdefault(account_id, {})
-            if match_id not in noted:
-                noted[match_id] = len(noted) + 1
-                self._open.setdefault(account_id, set()).add(match_id)
+            noted.setdefault(match_id, len(noted) + 1)
+            self._open.setdefault(account_id, set()).add(match_id)
+
+    def noted(self, account_id):
+        with self._lock:
+            return len(self._matches.get(account_id, {}))
 
     def matches(self, account_id, before, limit):
         with self._lock:

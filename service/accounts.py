@@ -86,6 +86,10 @@ class AccountService:
     def note_match(self, account_id: str, match_id: str) -> None:
         self._accounts.note_match(account_id, match_id)
 
+    def noted(self, account_id: str) -> int:
+        """How many matches the account was ever seated in (noted before the seating): the newest's position."""
+        return self._accounts.noted(account_id)
+
     def open_match_ids(self, account_id: str) -> list[str]:
         return self._accounts.open_matches(account_id)
 

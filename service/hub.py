@@ -6,6 +6,7 @@ connection), keeps the latest events of each log and wakes that log's followers.
 for events the hub no longer keeps (it fell behind, or it started behind the hub) reads them from the
 store itself, so none is lost or repeated. A log nobody follows any more leaves the read set at the
 reader's next turn; a newly followed log wakes the reader (`store.wake`) so it joins the read set at once.
+A Watch follows many logs at once (an account's feed: every match of the account) and is told which moved.
 """
 import logging
 import threading
@@ -28,6 +29,7 @@ class _Log:
     changed: threading.Condition
     recent: list[dict] = field(default_factory=list)
     followers: int = 0
+    watches: set = field(default_factory=set)  # the Conditions of the Watches that follow this log
 
 
 class Hub:
@@ -42,22 +44,45 @@ class Hub:
     @contextmanager
     def follow(self, log_id: str, version: int):
         """A Follower of the log from `version` (the last one the caller has), for the `with` block."""
-        with self._lock:
-            followed = self._logs.get(log_id)
-            if followed is None:
-                followed = self._logs[log_id] = _Log(version, threading.Condition(self._lock))
-            followed.followers += 1
-            new = followed.followers == 1
-            self._start_reader()
-        if new:
-            self._store.wake()
+        followed = self._join({log_id: version})[log_id]
         try:
             yield Follower(self, log_id, followed, version)
         finally:
-            with self._lock:
-                followed.followers -= 1
-                if followed.followers == 0 and self._logs.get(log_id) is followed:
-                    del self._logs[log_id]
+            self._leave(log_id, followed)
+
+    @contextmanager
+    def watch(self):
+        """A Watch of several logs at once, for the `with` block; it follows none until told to."""
+        watch = Watch(self)
+        try:
+            yield watch
+        finally:
+            watch.drop(*list(watch.seen))
+
+    def _join(self, versions: dict[str, int], watch: threading.Condition | None = None) -> dict[str, "_Log"]:
+        """Follow each log from its version (one wake-up for all the logs new to the hub)."""
+        joined, new = {}, False
+        with self._lock:
+            for log_id, version in versions.items():
+                followed = self._logs.get(log_id)
+                if followed is None:
+                    followed = self._logs[log_id] = _Log(version, threading.Condition(self._lock))
+                    new = True
+                followed.followers += 1
+                if watch is not None:
+                    followed.watches.add(watch)
+                joined[log_id] = followed
+            self._start_reader()
+        if new:
+            self._store.wake()
+        return joined
+
+    def _leave(self, log_id: str, followed: _Log, watch: threading.Condition | None = None) -> None:
+        with self._lock:
+            followed.followers -= 1
+            followed.watches.discard(watch)
+            if followed.followers == 0 and self._logs.get(log_id) is followed:
+                del self._logs[log_id]
 
     def following(self) -> dict[str, int]:
         """How many streams follow each log, now."""
@@ -91,6 +116,8 @@ class Hub:
                         followed.version = fresh[-1]["version"]
                         followed.recent = (followed.recent + fresh)[-KEEP:]
                         followed.changed.notify_all()
+                        for watch in followed.watches:
+                            watch.notify_all()
 
     def _tail(self, after: dict[str, int]) -> dict[str, list[dict]]:
         try:
@@ -126,3 +153,41 @@ class Follower:
         if kept:
             self.version = kept[-1]["version"]
         return kept
+
+
+class Watch:
+    """Many logs followed at once, by whoever needs to know only which of them moved (not their events)."""
+
+    def __init__(self, hub: Hub):
+        self._hub = hub
+        self._changed = threading.Condition(hub._lock)
+        self._logs: dict[str, _Log] = {}
+        self.seen: dict[str, int] = {}  # log -> the version the watcher has looked at
+
+    def add(self, versions: dict[str, int]) -> None:
+        """Follow these logs from these versions (a log followed already keeps its place)."""
+        versions = {log_id: v for log_id, v in versions.items() if log_id not in self._logs}
+        if versions:
+            self._logs.update(self._hub._join(versions, self._changed))
+            self.seen.update(versions)
+
+    def drop(self, *log_ids: str) -> None:
+        for log_id in log_ids:
+            if log_id in self._logs:
+                self._hub._leave(log_id, self._logs.pop(log_id), self._changed)
+                del self.seen[log_id]
+
+    def wait(self, timeout: float) -> list[str]:
+        """The logs that moved past the version last looked at, waiting up to `timeout` seconds for one
+        ([] if none did); they count as looked at up to where they are now."""
+        deadline = time.monotonic() + timeout
+        with self._hub._lock:
+            while True:
+                moved = [log_id for log_id, followed in self._logs.items() if followed.version > self.seen[log_id]]
+                remaining = deadline - time.monotonic()
+                if moved or remaining <= 0:
+                    break
+                self._changed.wait(remaining)
+            for log_id in moved:
+                self.seen[log_id] = self._logs[log_id].version
+        return moved

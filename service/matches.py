@@ -276,7 +276,7 @@ class MatchService:
             batch = self._accounts.match_ids(account["id"], before, limit)
             for (position, match_id), meta in zip(batch, self._store.metas([m for _, m in batch])):
                 before = position
-                seat = _account_seat(meta, account["id"]) if meta and "status" in meta else None
+                seat = account_seat(meta, account["id"]) if meta and "status" in meta else None
                 if seat is not None and (status is None or meta["status"] == status):
                     found.append({**_summary(match_id, meta), "seat": seat})
                     if len(found) == limit:
@@ -407,7 +407,7 @@ class MatchService:
             if stored and hmac.compare_digest(stored, digest):
                 return seat
         account = self._accounts.by_credential(token) if self._accounts else None
-        seat = _account_seat(meta, account["id"]) if account else None
+        seat = account_seat(meta, account["id"]) if account else None
         if seat is None:
             raise Forbidden("token_rejected", "this token belongs to no seat of this match")
         return seat
@@ -437,7 +437,7 @@ class MatchService:
         open_ids = self._accounts.open_match_ids(account_id)
         metas = self._store.metas(open_ids)
         done = [m for m, meta in zip(open_ids, metas) if meta and "status" in meta
-                and (meta["status"] == match.FINISHED or _account_seat(meta, account_id) is None)]
+                and (meta["status"] == match.FINISHED or account_seat(meta, account_id) is None)]
         self._accounts.close_matches(account_id, done)
         if len(open_ids) - len(done) >= self._accounts.max_open_matches:
             raise Conflict("too_many_open_matches", f"an account may be seated in {self._accounts.max_open_matches} "
@@ -501,7 +501,7 @@ def _seats(seats: list[dict]) -> list[dict]:
             for i, s in enumerate(seats)]
 
 
-def _account_seat(meta: dict, account_id: str) -> int | None:
+def account_seat(meta: dict, account_id: str) -> int | None:
     return next((i for i, s in enumerate(json.loads(meta["seats"])) if s.get("account") == account_id), None)
 
 

@@ -53,5 +53,14 @@ def test_a_noted_match_is_open_until_closed_and_stays_listed(accounts):
     accounts.note_match("a" * 32, "m2")
     assert accounts.open_matches("a" * 32) == ["m1", "m2"]
     accounts.close_matches("a" * 32, ["m1"])
-    accounts.note_match("a" * 32, "m1")  # noted again (a retried join): not reopened
-    assert accounts.open_matches("a" * 32) == ["m2"] and accounts.matches("a" * 32, None, 5) == [(2, "m2"), (1, "m1")]
+    assert accounts.open_matches("a" * 32) == ["m2"]
+    accounts.note_match("a" * 32, "m1")  # noted again (a seat taken again after leaving it): open, same place
+    assert accounts.open_matches("a" * 32) == ["m1", "m2"] and accounts.matches("a" * 32, None, 5) == [(2, "m2"), (1, "m1")]
+
+
+def test_the_number_noted_is_the_position_of_the_newest(accounts):
+    accounts.create(account())
+    assert accounts.noted("a" * 32) == 0
+    for match_id in ("m1", "m2", "m1"):
+        accounts.note_match("a" * 32, match_id)
+    assert accounts.noted("a" * 32) == 2 == accounts.matches("a" * 32, None, 1)[0][0]

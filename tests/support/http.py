@@ -3,6 +3,7 @@ from api.app import create_app
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
+from service.feed import AccountFeeds
 from service.hub import Hub
 from service.streams import MatchStreams
 from tests.support.service import make_service
@@ -16,8 +17,10 @@ def make_client(bots=None, store=None, accounts=None, **service_options):
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore())
     service = make_service(bots, store=store, accounts=accounts, **service_options)
-    streams = MatchStreams(service, Hub(store), KEEP_ALIVE_SECONDS)
-    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts)
+    hub = Hub(store)
+    streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
+    feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
+    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds)
     return app.test_client()
 
 

@@ -1,0 +1,143 @@
+"""An account's turn feed: the account's matches as they start and end, and every turn it owes, live.
+
+Everything the feed says is read from the matches' metas, which each append writes in the same step as
+the events (one Lua script in Redis): no side write that a crash between two writes could lose. The
+feed learns of a change by watching the account's matches' logs through the hub (one reader per
+process), and learns of a new match of the account by the account's count of noted matches, which the
+service writes BEFORE the match's append (so a match the account is seated in is always noted). A
+connection starts with the account's open matches (and, when resumed, the matches noted since), so a
+turn owed is never lost: a client that reconnects is told every turn it owes now.
+
+The frames are transport-neutral (service/streams.py's Frame): api/feed.py writes them as SSE or NDJSON.
+A frame's `version` is the feed's position, the number of the account's matches it has caught up with.
+"""
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from domain import match
+from eventstore.base import EventStore
+from service.accounts import AccountService
+from service.errors import NotFound
+from service.hub import Hub, Watch
+from service.matches import account_seat
+from service.streams import Frame
+
+POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)
+CATCH_UP_BATCH = 100  # matches noted since the resume point read per round trip
+
+
+@dataclass
+class _Told:
+    """What a connection has told of one match."""
+    started: bool = False
+    turn: int = 0  # the version of the last your_turn sent (0: none)
+
+
+class AccountFeeds:
+    def __init__(self, accounts: AccountService, store: EventStore, hub: Hub, keep_alive_seconds: float,
+                 poll_seconds: float = POLL_SECONDS):
+        self._accounts = accounts
+        self._store = store
+        self._hub = hub
+        self._keep_alive = keep_alive_seconds
+        self._poll = poll_seconds
+
+    def open(self, credential: str | None, after: int | None = None) -> Iterator[Frame | None]:
+        """The feed of the account whose key `credential` is (None frames are keep-alives). First every
+        active match of the account (`match_started`) and every turn it owes (`your_turn`); with `after`
+        (a position sent before) also the matches noted since, with their `match_finished` if they are
+        over; then `synced`; then each change as it happens. Checks the key and `after` before any frame."""
+        account = self._accounts.authenticate(credential)
+        noted = self._accounts.noted(account["id"])
+        if after is not None and after > noted:
+            raise NotFound("position_not_found", f"this feed is at position {noted}, not yet at {after}: "
+                                                 "resume after a position you were sent")
+        return self._frames(account["id"], noted, after)
+
+    def _frames(self, account_id: str, noted: int, after: int | None) -> Iterator[Frame | None]:
+        with self._hub.watch() as watch:
+            feed = _Feed(account_id, self._store, watch)
+            fresh = self._noted_between(account_id, noted if after is None else after, noted)
+            known = [m for m in self._accounts.open_match_ids(account_id) if m not in set(fresh)]
+            news = feed.news(known) + feed.news(fresh, new=True)
+            yield from _framed(news + [("synced", {})], noted)
+            position, polled, spoke = noted, time.monotonic(), time.monotonic()
+            while True:
+                news = feed.news(watch.wait(max(0.0, polled + self._poll - time.monotonic())))
+                if time.monotonic() >= polled + self._poll:
+                    polled, now = time.monotonic(), self._accounts.noted(account_id)
+                    news += feed.news(self._noted_between(account_id, position, now), new=True)
+                    position = now
+                if news:
+                    spoke = time.monotonic()
+                    yield from _framed(news, position)
+                elif time.monotonic() - spoke >= self._keep_alive:
+                    spoke = time.monotonic()
+                    yield None
+
+    def _noted_between(self, account_id: str, after: int, upto: int) -> list[str]:
+        """The matches noted at positions after < position <= upto, oldest first."""
+        found = []
+        while upto > after:
+            batch = self._accounts.match_ids(account_id, upto + 1, min(CATCH_UP_BATCH, upto - after))
+            found[:0] = [match_id for position, match_id in reversed(batch) if position > after]
+            upto = min([position for position, _ in batch], default=after + 1) - 1
+        return found
+
+
+class _Feed:
+    """One connection's view of the account's matches: which it watches and what it told of each."""
+
+    def __init__(self, account_id: str, store: EventStore, watch: Watch):
+        self._account_id = account_id
+        self._store = store
+        self._watch = watch
+        self._told: dict[str, _Told] = {}
+
+    def news(self, match_ids: list[str], new: bool = False) -> list[tuple[str, dict]]:
+        """(type, data) of what these matches show that was not told yet; `new`: the client never heard of
+        them, so a match of them already over is told, started and finished."""
+        news = []
+        for match_id, meta in zip(match_ids, self._store.metas(match_ids) if match_ids else []):
+            news += self._news_of(match_id, meta, new)
+        return news
+
+    def _news_of(self, match_id: str, meta: dict | None, new: bool) -> list[tuple[str, dict]]:
+        if not meta or "status" not in meta:  # noted, its creation not appended yet (or lost by a crash)
+            return self._keep(match_id, 0)
+        seat, status, told = account_seat(meta, self._account_id), meta["status"], self._told.get(match_id)
+        if status == match.WAITING:  # watched while the account holds, or may take again, a seat
+            return self._keep(match_id, int(meta["version"]))
+        if seat is None or (status == match.FINISHED and told is None and not new):
+            self._forget(match_id)
+            return []
+        told = told or _Told()
+        news = []
+        if not told.started:
+            told.started = True
+            news.append(("match_started", {"match": match_id, "game": meta["game"], "seat": seat}))
+        if status == match.FINISHED:
+            self._forget(match_id)
+            return news + [("match_finished", {"match": match_id, "seat": seat, "result": json.loads(meta["result"])})]
+        version = int(meta["version"])
+        if seat in json.loads(meta["to_act"]) and version > told.turn:
+            told.turn = version
+            news.append(("your_turn", {"match": match_id, "seat": seat, "version": version}))
+        self._told[match_id] = told
+        return news + self._keep(match_id, version)
+
+    def _keep(self, match_id: str, version: int) -> list:
+        self._told.setdefault(match_id, _Told())
+        self._watch.add({match_id: version})
+        return []
+
+    def _forget(self, match_id: str) -> None:
+        self._told.pop(match_id, None)
+        self._watch.drop(match_id)
+
+
+def _framed(news: list[tuple[str, dict]], position: int) -> Iterator[Frame]:
+    for kind, data in news:
+        yield Frame(position, kind, {"type": kind, **data, "position": position})
