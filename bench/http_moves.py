@@ -2,12 +2,15 @@
 
 Rounds alternate (bare, moves, bare, moves, ...) so a noisy neighbour hits both alike; the ratio of the
 medians is the result. Each client thread plays its own two-seat Mantis match (a new one when it ends;
-creating matches is not counted). Aim (issue 17): moves/s >= 0.7 x bare requests/s.
+creating matches is not counted). Aim (issue 17): moves/s >= 0.7 x bare requests/s. The same moves sent
+with the seats' accounts' keys instead of seat tokens are measured in the same rounds (issue 13: a key is
+looked up once per request).
 Usage: python bench/http_moves.py [--seconds 4] [--rounds 3] [--clients 8] [--workers 4]
 """
 import argparse
 import threading
 import time
+import uuid
 
 import requests
 
@@ -37,6 +40,26 @@ def move_client(base, stop, counter):
             version, turn = answer.json()["version"], answer.json()["to_act"]
 
 
+def key_move_client(base, stop, counter):
+    session = requests.Session()
+    keys, names = [], []
+    for _ in range(2):
+        account = session.post(f"{base}/v1/accounts", json={"name": f"b{uuid.uuid4().hex[:12]}", "kind": "bot"}).json()
+        keys.append(account["api_key"])
+        names.append(account["name"])
+    while not stop.is_set():
+        created = session.post(f"{base}/v1/matches", json={
+            "game": "mantis", "seats": [{"account": name} for name in names]}).json()
+        version, turn = created["version"], created["to_act"]
+        while turn and not stop.is_set():
+            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
+                                  headers={"Authorization": f"Bearer {keys[turn[0]]}"},
+                                  json={"move": {"action": "score"}, "expected_version": version})
+            answer.raise_for_status()
+            counter.append(1)
+            version, turn = answer.json()["version"], answer.json()["to_act"]
+
+
 def measure(client, base, clients, seconds):
     stop, counter = threading.Event(), []
     threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
@@ -58,16 +81,18 @@ def main():
     args = parser.parse_args()
     with embedded_redis() as redis_url, gunicorn("bench.bare_app:app", redis_url, args.workers,
                                                  settings=NO_RATE_LIMITS) as base:
-        bare, moves = [], []
+        bare, moves, keyed = [], [], []
         for _ in range(args.rounds):
             bare.append(measure(bare_client, base, args.clients, args.seconds))
             moves.append(measure(move_client, base, args.clients, args.seconds))
+            keyed.append(measure(key_move_client, base, args.clients, args.seconds))
     print(f"gunicorn workers={args.workers}, clients={args.clients}, {args.rounds} rounds of {args.seconds}s")
-    print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6}")
-    for i, (b, m) in enumerate(zip(bare, moves), start=1):
-        print(f"{i:>5} {b:>11.0f} {m:>9.0f} {m / b:>6.2f}")
+    print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6} {'key moves/s':>12} {'token/key':>10}")
+    for i, (b, m, k) in enumerate(zip(bare, moves, keyed), start=1):
+        print(f"{i:>5} {b:>11.0f} {m:>9.0f} {m / b:>6.2f} {k:>12.0f} {m / k:>10.2f}")
     print(f"median: bare {median(bare):.0f} req/s, moves {median(moves):.0f}/s, "
-          f"ratio {median(moves) / median(bare):.2f} (aim >= 0.70)")
+          f"ratio {median(moves) / median(bare):.2f} (aim >= 0.70); moves with account keys "
+          f"{median(keyed):.0f}/s: a move with a key costs {median(moves) / median(keyed):.2f}x one with a token")
 
 
 if __name__ == "__main__":

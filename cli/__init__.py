@@ -1,18 +1,32 @@
-"""The `cardroom` command. `cardroom verify FILE` checks an export offline: no server, no Redis."""
+"""The `cardroom` command. `cardroom verify FILE` checks an export offline: no server, no Redis.
+`cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py)."""
 import argparse
 import json
+import logging
 import sys
 
+from cli.bot import Bot, Client, HttpError
+from domain.bots import BOTS
+from domain.errors import InvalidSetup
 from service.audit import verify_export
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardroom", description="cardroom's offline tools")
+    parser = argparse.ArgumentParser(prog="cardroom", description="cardroom's tools")
     commands = parser.add_subparsers(dest="command", required=True)
     verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result")
     verify.add_argument("file", help="a document from GET /v1/matches/<id>/export ('-' reads standard input)")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    bot = commands.add_parser("bot", help="play every turn an account owes, from its feed, until interrupted")
+    bot.add_argument("--url", required=True, help="the server, e.g. http://localhost:8000")
+    bot.add_argument("--key", required=True, help="the account's API key")
+    bot.add_argument("--policy", choices=sorted(BOTS), default="greedy", help="the built-in policy (default greedy)")
+    bot.add_argument("--options", type=json.loads, default={}, help='the policy\'s options as JSON, e.g. \'{"budget_ms": 200}\'')
     args = parser.parse_args(argv)
+    return run_bot(args) if args.command == "bot" else run_verify(args)
+
+
+def run_verify(args) -> int:
     try:
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
         with source:
@@ -23,3 +37,18 @@ def main(argv: list[str] | None = None) -> int:
     verdict = verify_export(document if isinstance(document, dict) else {})
     print(json.dumps(verdict.as_dict(), indent=2) if args.json else verdict.summary())
     return 0 if verdict.ok else 1
+
+
+def run_bot(args) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    try:
+        Bot(Client(args.url, args.key), args.policy, args.options).run()
+    except InvalidSetup as error:
+        print(f"cardroom bot: {error}", file=sys.stderr)
+        return 2
+    except HttpError as error:
+        print(f"cardroom bot: the server refused the key: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
