@@ -1,7 +1,7 @@
 """What every view needs: the services and the caller's bearer credential (a seat token or an account key)."""
 import re
 
-from flask import current_app, request
+from flask import current_app, g, has_app_context, request
 
 from service.accounts import AccountService
 from service.errors import ServiceError, Unauthorized
@@ -18,6 +18,11 @@ def service() -> MatchService:
 
 def accounts() -> AccountService:
     return current_app.extensions["cardroom.accounts"]
+
+
+def request_memo() -> dict | None:
+    """What the services may remember for the length of the current request (None outside one)."""
+    return g.setdefault("cardroom_memo", {}) if has_app_context() else None
 
 
 def seat_token(required: bool = False) -> str | None:

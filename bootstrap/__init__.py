@@ -9,6 +9,7 @@ from redis.retry import Retry
 from rq import Queue
 
 from api.app import create_app
+from api.context import request_memo
 from api.rate_limits import RateLimits
 from bootstrap.config import Settings
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
@@ -92,7 +93,7 @@ def build_rate_limits(config: Settings) -> RateLimits:
 
 def build_app(config: Settings):
     client = build_redis(config)
-    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
+    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=request_memo)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
     hub = Hub(RedisEventStore(client))

@@ -31,11 +31,14 @@ def key_hash(credential: str) -> str:
 
 
 class AccountService:
-    def __init__(self, accounts: AccountStore, clock=utc_now, max_open_matches: int = 100):
+    def __init__(self, accounts: AccountStore, clock=utc_now, max_open_matches: int = 100, memo=lambda: None):
         """`max_open_matches`: matches not finished an account may hold a seat in, so that one client
-        cannot fill the store with matches nobody finishes."""
+        cannot fill the store with matches nobody finishes. `memo()`: a dict that lives as long as the
+        caller's request (None outside one), so a request's key is looked up once however many of its steps
+        ask (the rate limiter, the ETag, the command: two Redis round trips each)."""
         self._accounts = accounts
         self._clock = clock
+        self._memo = memo
         self.max_open_matches = max_open_matches
 
     def register(self, name: str, kind: str) -> dict:
@@ -58,7 +61,9 @@ class AccountService:
         """A new key for the account; the one sent stops working at once."""
         account = self.authenticate(credential)
         key = _new_key()
-        if not self._accounts.replace_key(account["id"], account["key"], key_hash(key)):
+        replaced = self._accounts.replace_key(account["id"], account["key"], key_hash(key))
+        (self._memo() or {}).pop(account["key"], None)
+        if not replaced:
             raise Unauthorized("key_rejected", "this key was rotated meanwhile")
         return {**public(account), "api_key": key}
 
@@ -73,7 +78,14 @@ class AccountService:
 
     def by_credential(self, credential: str) -> dict | None:
         """The account whose current key this is; None for anything else (a seat token, say)."""
-        return self._accounts.by_key(key_hash(credential)) if credential.startswith(KEY_PREFIX) else None
+        if not credential.startswith(KEY_PREFIX):
+            return None
+        hashed, memo = key_hash(credential), self._memo()
+        if memo is None:
+            return self._accounts.by_key(hashed)
+        if hashed not in memo:
+            memo[hashed] = self._accounts.by_key(hashed)
+        return memo[hashed]
 
     def resolve(self, reference: str) -> dict:
         """An account by id or by name (in any case)."""

@@ -1,5 +1,6 @@
 """An API client for tests: the Flask test client over the in-memory service."""
 from api.app import create_app
+from api.context import request_memo
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
@@ -15,7 +16,7 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 def make_client(bots=None, store=None, accounts=None, **service_options):
     store = store or InMemoryEventStore()
-    accounts = accounts or AccountService(InMemoryAccountStore())
+    accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     service = make_service(bots, store=store, accounts=accounts, **service_options)
     hub = Hub(store)
     streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)

@@ -1,6 +1,7 @@
 """Accounts over HTTP: register, read yourself, rotate the key, hold seats, list your matches."""
 import pytest
 
+from api.context import request_memo
 from eventstore.accounts import InMemoryAccountStore
 from service.accounts import AccountService
 from tests.support.http import assert_error, bearer, make_client
@@ -201,3 +202,24 @@ def test_joining_a_match_that_does_not_exist_lists_nothing_for_the_account(clien
     alice = register(client, "alice")
     assert_error(client.post("/v1/matches/nope/join", json={}, headers=bearer(alice["api_key"])), 404, "match_not_found")
     assert client.get("/v1/accounts/me/matches", headers=bearer(alice["api_key"])).get_json()["matches"] == []
+
+
+class CountedAccountStore(InMemoryAccountStore):
+    def __init__(self):
+        super().__init__()
+        self.lookups = 0
+
+    def by_key(self, key_hash):
+        self.lookups += 1
+        return super().by_key(key_hash)
+
+
+@pytest.mark.parametrize("memo, lookups", [(request_memo, 1), (lambda: None, 2)])
+def test_a_request_with_a_key_looks_its_account_up_once_when_the_request_remembers_it(memo, lookups):
+    store = CountedAccountStore()
+    client = make_client(accounts=AccountService(store, memo=memo))
+    key = register(client, "ann")["api_key"]
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "x"}]})
+    store.lookups = 0
+    read = client.get(f"/v1/matches/{created.get_json()['id']}", headers=bearer(key))  # its ETag, then the read
+    assert read.get_json()["you"] == 0 and store.lookups == lookups
