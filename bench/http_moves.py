@@ -12,6 +12,7 @@ import threading
 import time
 import uuid
 
+import redis
 import requests
 
 from common import NO_RATE_LIMITS, embedded_redis, gunicorn, median
@@ -60,6 +61,25 @@ def key_move_client(base, stop, counter):
             version, turn = answer.json()["version"], answer.json()["to_act"]
 
 
+def redis_calls_per_move(redis_url, client, base, moves=200) -> float:
+    """Redis commands per move (INFO commandstats), one client alone: an outcome the machine's load cannot move."""
+    server = redis.Redis.from_url(redis_url)
+
+    def calls():
+        return sum(stats["calls"] for stats in server.info("commandstats").values())
+
+    stop, counter = threading.Event(), []
+    worker = threading.Thread(target=client, args=(base, stop, counter))
+    before = calls()
+    worker.start()
+    while len(counter) < moves:
+        time.sleep(0.01)
+    stop.set()
+    worker.join()
+    # creating matches and accounts is counted too: both clients create one two-seat Mantis match per ~30 moves
+    return (calls() - before - 1) / len(counter)
+
+
 def measure(client, base, clients, seconds):
     stop, counter = threading.Event(), []
     threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
@@ -88,6 +108,8 @@ def main():
             bare.append(measure(bare_client, base, args.clients, args.seconds))
             moves.append(measure(move_client, base, args.clients, args.seconds))
             keyed.append(measure(key_move_client, base, args.clients, args.seconds))
+        token_calls = redis_calls_per_move(redis_url, move_client, base)
+        key_calls = redis_calls_per_move(redis_url, key_move_client, base)
     print(f"gunicorn workers={args.workers}, clients={args.clients}, {args.rounds} rounds of {args.seconds}s")
     print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6} {'key moves/s':>12} {'token/key':>10}")
     for i, (b, m, k) in enumerate(zip(bare, moves, keyed), start=1):
@@ -95,6 +117,8 @@ def main():
     print(f"median: bare {median(bare):.0f} req/s, moves {median(moves):.0f}/s, "
           f"ratio {median(moves) / median(bare):.2f} (aim >= 0.70); moves with account keys "
           f"{median(keyed):.0f}/s: a move with a key costs {median(moves) / median(keyed):.2f}x one with a token")
+    print(f"Redis commands per move (matches created included): {token_calls:.2f} with seat tokens, "
+          f"{key_calls:.2f} with account keys")
 
 
 if __name__ == "__main__":
