@@ -146,6 +146,17 @@ def test_a_match_noted_but_never_appended_is_not_told(service, feeds, accounts, 
     assert kinds(upto(feeds.open(ann, after=0), "synced")) == [("synced", None)]
 
 
+def test_a_feed_that_is_closed_stops_watching_its_matches(service, accounts, store, ann, bob):
+    hub = Hub(store)
+    feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE, POLL)
+    created = duel(service)
+    frames = feeds.open(ann)
+    upto(frames, "synced")
+    assert hub.following() == {created["id"]: 1}
+    frames.close()
+    assert hub.following() == {}
+
+
 def test_the_key_and_the_position_are_checked_before_any_frame(feeds, ann):
     with pytest.raises(Unauthorized):
         feeds.open(None)

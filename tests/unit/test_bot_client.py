@@ -1,0 +1,78 @@
+"""`cardroom bot` against a scripted server: given these feeds and answers, when it runs, then these
+requests (the HTTP itself is tested end to end in tests/e2e/test_bot_client.py)."""
+import pytest
+
+from cli.bot import Bot, HttpError
+
+VIEW = {"game": "mantis", "version": 7}
+
+
+class ScriptedServer:
+    """Each feed() serves the next script: frames, then the error it ends with (None: it ends cleanly)."""
+
+    def __init__(self, feeds, moves):
+        self._feeds, self._moves = list(feeds), list(moves)
+        self.connected_after, self.posted = [], []
+
+    def feed(self, after):
+        self.connected_after.append(after)
+        frames, ending = self._feeds.pop(0)
+        yield from frames
+        if ending:
+            raise ending
+
+    def call(self, method, path, body=None, headers=None):
+        if path.endswith("/legal-moves"):
+            return {"version": 7, "seat": 0, "moves": [{"action": "steal", "target": t} for t in range(20)]}
+        if method == "GET":
+            return {**VIEW, "view": {}}
+        self.posted.append((body, headers))
+        answer = self._moves.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def turn(version=7, position=3):
+    return {"type": "your_turn", "match": "m", "seat": 0, "version": version, "position": position}
+
+
+@pytest.fixture
+def pauses():
+    return []
+
+
+def test_a_dropped_feed_is_resumed_after_its_last_position_and_a_429_retries_the_same_move(pauses):
+    server = ScriptedServer([([turn()], OSError("reset")), ([], None)],
+                            [HttpError(429, {"reason": "rate_limited"}, 2.0), {"version": 8}])
+    bot = Bot(server, "random", sleep=pauses.append)
+    bot.run(stop=lambda: not server._feeds)
+    assert server.connected_after == [None, 3]
+    (first, first_headers), (second, second_headers) = server.posted
+    assert first == second and first["expected_version"] == 7 and first_headers == {"Idempotency-Key": "turn-7"}
+    assert pauses[0] == 2.0  # the Retry-After, then a reconnection pause
+    assert 0.4 <= pauses[1] <= 0.6  # the first pause after a drop (0.5 s, with jitter)
+
+
+def test_a_turn_already_gone_is_left_to_the_feed_and_a_refused_key_stops_the_bot(pauses):
+    server = ScriptedServer([([turn()], HttpError(401, {"reason": "key_rejected"}, None))],
+                            [HttpError(409, {"reason": "version_conflict"}, None)])
+    with pytest.raises(HttpError) as refused:
+        Bot(server, "random", sleep=pauses.append).run()
+    assert refused.value.status == 401 and len(server.posted) == 1
+
+
+def test_a_turn_replayed_after_a_crash_picks_the_same_move_of_twenty():
+    moves = []
+    for _ in range(2):  # two processes, one after the other
+        server = ScriptedServer([([turn()], None)], [{"version": 8}])
+        bot = Bot(server, "random", sleep=lambda seconds: None)
+        bot.run(stop=lambda: not server._feeds)
+        moves += [body for body, _ in server.posted]
+    assert moves[0] == moves[1]
+
+
+def test_a_turn_whose_version_has_moved_on_is_not_played(pauses):
+    server = ScriptedServer([([turn(version=6)], None)], [])
+    Bot(server, "random", sleep=pauses.append).run(stop=lambda: not server._feeds)
+    assert server.posted == []
