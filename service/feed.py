@@ -60,7 +60,7 @@ class AccountFeeds:
         with self._hub.watch() as watch:
             feed = _Feed(account_id, self._store, watch)
             fresh = self._noted_between(account_id, noted if after is None else after, noted)
-            known = [m for m in self._accounts.open_match_ids(account_id) if m not in set(fresh)]
+            known = sorted(set(self._accounts.open_match_ids(account_id)) - set(fresh))
             news = feed.news(known) + feed.news(fresh, new=True)
             yield from _framed(news + [("synced", {})], noted)
             position, polled, spoke = noted, time.monotonic(), time.monotonic()
