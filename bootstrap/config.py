@@ -7,6 +7,9 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None      # REDIS_URL: the Redis to use; unset = start an embedded one (make run)
+    redis_cluster_nodes: tuple[str, ...]  # REDIS_CLUSTER_NODES: host:port,host:port of any reachable nodes of a
+                               #   Redis Cluster holding the event log and accounts in place of REDIS_URL
+    rq_redis_url: str | None   # RQ_REDIS_URL: the (plain) Redis of the RQ queue; unset = REDIS_URL's
     host: str                  # HOST: the address gunicorn binds (0.0.0.0 in the container)
     port: int                  # PORT: where gunicorn listens
     embedded_redis_port: int   # EMBEDDED_REDIS_PORT: the port of the Redis `make run` starts; 0 = any free one
@@ -46,6 +49,9 @@ class Settings:
         cores = os.cpu_count() or 1
         return cls(
             redis_url=env.get("REDIS_URL") or None,
+            redis_cluster_nodes=tuple(node.strip() for node in env.get("REDIS_CLUSTER_NODES", "").split(",")
+                                      if node.strip()),
+            rq_redis_url=env.get("RQ_REDIS_URL") or env.get("REDIS_URL") or None,
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
             embedded_redis_port=int(env.get("EMBEDDED_REDIS_PORT", "0")),
