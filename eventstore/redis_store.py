@@ -13,7 +13,7 @@ cr:wake:<uuid> is one store object's wake-up stream: `tail` reads it along with 
 XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 
 `tail` is one XREAD BLOCK over every stream asked for, so it needs them in one slot: under Redis Cluster
-it serves the matches of one node per store object (not done yet: cardroom runs on one Redis today).
+eventstore/redis_cluster.py blocks on a change feed instead.
 """
 import json
 import uuid
@@ -80,8 +80,9 @@ SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket t
 
 def _socket_timeout(client) -> float | None:
     """The read timeout the client's connections get (redis-py 8 sets 5 s unless told otherwise): a
-    connection object is built, not connected, to ask it."""
-    pool = client.connection_pool
+    connection object is built, not connected, to ask it (a RedisCluster's nodes each have a pool, alike)."""
+    pool = client.connection_pool if hasattr(client, "connection_pool") else \
+        client.get_default_node().redis_connection.connection_pool
     return pool.connection_class(**pool.connection_kwargs).socket_timeout
 
 

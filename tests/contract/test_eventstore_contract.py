@@ -1,4 +1,5 @@
-"""One contract, two event stores: whatever the in-memory store does in unit tests, Redis does in production."""
+"""One contract, three event stores: whatever the in-memory store does in unit tests, Redis and Redis Cluster
+do in production."""
 import threading
 import time
 
@@ -7,13 +8,17 @@ import pytest
 from eventstore.base import Appended, Duplicate, Head, Snapshot, VersionConflict
 from eventstore.chain import GENESIS, first_break
 from eventstore.memory import InMemoryEventStore
+from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration),
+                        pytest.param("cluster", marks=pytest.mark.integration)])
 def store(request):
     if request.param == "memory":
         return InMemoryEventStore()
+    if request.param == "cluster":
+        return ClusterEventStore(request.getfixturevalue("cluster_client"))
     return RedisEventStore(request.getfixturevalue("redis_client"))
 
 
