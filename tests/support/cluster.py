@@ -66,6 +66,15 @@ class LocalCluster:
                 return master[1]
         raise LookupError(key)
 
+    def wait_for_failover(self, key: str, dead: int, seconds: float = 30) -> int:
+        """Returns the port of the replica promoted in place of the dead master of `key`, once it serves."""
+        deadline = time.monotonic() + seconds
+        while self.master_of(key) == dead:
+            assert time.monotonic() < deadline, f"no replica took over from {dead}"
+            time.sleep(0.1)
+        self.wait_until_ok(seconds)
+        return self.master_of(key)
+
     def kill(self, port: int) -> None:
         """kill -9 one node."""
         self.processes[port].kill()
