@@ -106,7 +106,7 @@ def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
     return MatchService(build_event_store(client or build_redis(config)), build_bot_scheduler(config),
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
-                        accounts=accounts, recent_matches=config.recent_matches)
+                        accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:

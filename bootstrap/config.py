@@ -41,6 +41,8 @@ class Settings:
     max_open_matches: int      # MAX_OPEN_MATCHES: unfinished matches an account may be seated in at once
     keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
+    archive_after: float       # ARCHIVE_AFTER: seconds after it finished that a match's log is archived
+                               #   (compressed, read back transparently); 0 = never
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
 
@@ -84,4 +86,6 @@ class Settings:
             keep_alive=float(env.get("STREAM_KEEP_ALIVE", "10")),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "100")),
             recent_matches=int(env.get("RECENT_MATCHES", "500")),
+            # a week: past the days in which a finished match is watched and exported, its log is cold
+            archive_after=float(env.get("ARCHIVE_AFTER", "604800")),
         )

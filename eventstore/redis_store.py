@@ -5,10 +5,12 @@ Keys of one match share the hash tag {m:<id>} so one Lua script can touch them a
     cr:{m:<id>}:meta     hash: version, head, and what the service keeps (game, status, secrets, ...)
     cr:{m:<id>}:snaps    sorted set: score = version, member = {"version", "hash", "state"} as JSON
     cr:{m:<id>}:idem     hash: idempotency key -> the remembered answer
+    cr:{m:<id>}:archive  string: an archived match's log, zlib-compressed JSON (in place of events, snaps, idem)
 The catalog of matches is outside any match: cr:matches:seq (counter), cr:matches (sorted set, score =
 position), cr:matches:game:<game>, the status index cr:matches:status:<status> and
 cr:matches:game:<game>:status:<status> (same scores), and cr:bots:awaited (sorted set, score = when the
-awaited bot turn began) for the janitor that recovers bot turns.
+awaited bot turn began) for the janitor that recovers bot turns; cr:archive:due (sorted set, score = when
+a finished match is to be archived).
 cr:wake:<uuid> is one store object's wake-up stream: `tail` reads it along with the match streams, so an
 XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 
@@ -17,6 +19,9 @@ eventstore/redis_cluster.py blocks on a change feed instead.
 """
 import json
 import uuid
+import zlib
+
+from redis.client import NEVER_DECODE
 
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore.chain import seal
@@ -72,7 +77,20 @@ return 0
 """
 BOTS_AWAITED = "cr:bots:awaited"
 
+# KEYS: events, meta, snaps, idem, archive. ARGV: the version archived, its compressed log. Replaces the hot
+# keys by the archive unless the log changed since it was read (0: try again) or was archived already (-1).
+ARCHIVE = """
+if redis.call('HGET', KEYS[2], 'archived') or not redis.call('HGET', KEYS[2], 'version') then return -1 end
+if redis.call('HGET', KEYS[2], 'version') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[5], ARGV[2])
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4])
+redis.call('HSET', KEYS[2], 'archived', '1')
+return 1
+"""
+ARCHIVE_DUE = "cr:archive:due"
 
+
+ARCHIVE_COMPRESSION = 6  # zlib level: level 9 took longer for a few per cent less
 WAKE_TTL_MS = 600_000
 TAIL_COUNT = 1000  # events per log per XREAD: bounds one answer; the caller asks again for the rest
 SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket timeout, so no read times out
@@ -91,6 +109,10 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:events", f"{tag}:meta", f"{tag}:snaps", f"{tag}:idem"
 
 
+def archive_key(match_id: str) -> str:
+    return f"cr:{{m:{match_id}}}:archive"
+
+
 class RedisEventStore(EventStore):
     def __init__(self, client, clock=utc_now):
         """`client` is a redis.Redis with decode_responses=True."""
@@ -99,6 +121,7 @@ class RedisEventStore(EventStore):
         self._append = client.register_script(APPEND)
         self._load = client.register_script(LOAD)
         self._release_bot = client.register_script(RELEASE_BOT)
+        self._archive = client.register_script(ARCHIVE)
         self._wake_key = f"cr:wake:{uuid.uuid4().hex}"
         self._wake_seen = "0-0"  # the last wake-up a tail consumed: one that comes before the XREAD still counts
         socket_timeout = _socket_timeout(client)
@@ -126,17 +149,27 @@ class RedisEventStore(EventStore):
         if not found:
             return None
         flat_meta, snap, entries = found
+        meta = dict(zip(flat_meta[::2], flat_meta[1::2]))
+        if meta.get("archived"):
+            upto = int(meta["version"]) if upto is None else upto
+            return Loaded(meta, None, [e for e in self._archived(match_id) if since < e["version"] <= upto])
         snapshot = None
         if snap:
             raw = json.loads(snap[0])
             snapshot = Snapshot(raw["version"], raw["hash"], raw["state"])
-        meta = dict(zip(flat_meta[::2], flat_meta[1::2]))
         return Loaded(meta, snapshot, [json.loads(fields[1]) for _, fields in entries])
 
     def read(self, match_id, after=0, upto=None):
         end = "+" if upto is None else f"{upto}-0"
         entries = self._redis.xrange(keys(match_id)[0], f"({after}-0" if after else "-", end)
+        if not entries:  # nothing new, or an archived match
+            return [e for e in self._archived(match_id) if after < e["version"] and (upto is None or e["version"] <= upto)]
         return [json.loads(fields["e"]) for _, fields in entries]
+
+    def _archived(self, match_id: str) -> list[dict]:
+        """An archived match's log ([] if it is not archived)."""
+        packed = self._redis.execute_command("GET", archive_key(match_id), **{NEVER_DECODE: True})
+        return json.loads(zlib.decompress(packed)) if packed else []
 
     def tail(self, after, timeout):
         if self._longest_block is not None:
@@ -216,6 +249,24 @@ class RedisEventStore(EventStore):
 
     def release_bot(self, match_id, noted_by):
         self._release_bot(keys=[BOTS_AWAITED], args=[match_id, repr(noted_by)])
+
+    def archive_when(self, match_id, due):
+        self._redis.zadd(ARCHIVE_DUE, {match_id: due})
+
+    def archives_due(self, before, limit):
+        return self._redis.zrangebyscore(ARCHIVE_DUE, "-inf", f"({before!r}", start=0, num=limit)
+
+    def archive(self, match_id):
+        events_key, meta_key, snaps_key, idem_key = keys(match_id)
+        done = 0
+        while done == 0:  # the log grew between reading it and archiving it (not once finished): read it again
+            version = self._redis.hget(meta_key, "version")
+            log = self.read(match_id)
+            packed = zlib.compress(json.dumps(log, separators=(",", ":")).encode(), ARCHIVE_COMPRESSION)
+            done = self._archive(keys=[events_key, meta_key, snaps_key, idem_key, archive_key(match_id)],
+                                 args=[version or "", packed])
+        self._redis.zrem(ARCHIVE_DUE, match_id)
+        return done == 1
 
     def expire_extras(self, match_id, seconds):
         _, _, snaps_key, idem_key = keys(match_id)
