@@ -1,4 +1,5 @@
-"""On a local 3-master Redis Cluster with a replica each (docs/deployment.md): memory per finished match,
+"""On a local 3-master Redis Cluster with a replica each (docs/deployment.md): memory per finished match
+(hot and archived),
 what the change feed (one slot) costs appends, what WAIT 1 costs an append, and the catalog's one-slot
 rate beside the append rate. Prints each pair side by side from one run."""
 import argparse
@@ -7,7 +8,6 @@ import statistics
 import tempfile
 import threading
 import time
-import zlib
 
 import redis
 
@@ -15,7 +15,7 @@ from common import play_random
 from bootstrap import cluster_client_for
 from eventstore.base import Head
 from eventstore.redis_cluster import ClusterEventStore
-from eventstore.redis_store import APPEND, RedisEventStore, keys
+from eventstore.redis_store import APPEND, RedisEventStore, archive_key, keys
 from service.matches import MatchService
 from service.ports import NoBots
 from tests.support.cluster import LocalCluster
@@ -26,8 +26,8 @@ GAMES = [("mantis", 2, {"edition": "classic"}), ("mantis", 4, {"edition": "compa
 
 def memory_per_finished_match(client, count: int) -> None:
     service = MatchService(ClusterEventStore(client), NoBots())
-    print("memory per finished match (MEMORY USAGE of its keys), and its export compressed (zlib -6):")
-    print(f"{'game':<18}{'events':>8}{'log+meta KB':>13}{'+snaps+idem KB':>16}{'export.z KB':>13}")
+    print("memory per finished match (MEMORY USAGE of its keys), and once archived (meta + compressed log):")
+    print(f"{'game':<18}{'events':>8}{'log+meta KB':>13}{'+snaps+idem KB':>16}{'archived KB':>13}")
     for game, players, options in GAMES:
         rows = []
         for i in range(count):
@@ -35,9 +35,9 @@ def memory_per_finished_match(client, count: int) -> None:
             events_key, meta_key, snaps_key, idem_key = keys(played["id"])
             hot = sum(client.memory_usage(key) or 0 for key in (events_key, meta_key))
             extras = sum(client.memory_usage(key) or 0 for key in (snaps_key, idem_key))
-            log = client.xrange(events_key)
-            export = zlib.compress(json.dumps([fields["e"] for _, fields in log]).encode(), 6)
-            rows.append((played["version"], hot, hot + extras, len(export)))
+            assert service._store.archive(played["id"])
+            archived = sum(client.memory_usage(key) or 0 for key in (meta_key, archive_key(played["id"])))
+            rows.append((played["version"], hot, hot + extras, archived))
         name = f"{game} {options.get('edition', '')}".strip()
         means = [statistics.mean(column) for column in zip(*rows)]
         print(f"{name:<18}{means[0]:>8.0f}{means[1] / 1024:>13.1f}{means[2] / 1024:>16.1f}{means[3] / 1024:>13.1f}")
@@ -76,8 +76,23 @@ def append_rates(client, threads: int, seconds: float) -> None:
     with_feed = rate(appender(ClusterEventStore(client), "feed"), threads, seconds)
     store = ClusterEventStore(client)
     catalog = rate(lambda i, n: store.index(f"cat-{i}-{n}", "mantis"), threads, seconds)
+    node = client.get_node_from_key("cr:matches").redis_connection
+    slot_capacity = rate(lambda i, n: pipelined_catalog_writes(node, n), 1, seconds) * PIPELINED
+    zadd_usec = node.info("commandstats")["cmdstat_zadd"]["usec_per_call"]
     print(f"\nappends/s from {threads} threads (one process, Python-bound): without the change feed {without:.0f}, "
-          f"with it {with_feed:.0f} (ratio {with_feed / without:.2f}); catalog entries/s (one slot) {catalog:.0f}")
+          f"with it {with_feed:.0f} (ratio {with_feed / without:.2f}); catalog entries/s (one slot) {catalog:.0f}; "
+          f"the catalog's node took {slot_capacity:.0f} ZADD/s pipelined {PIPELINED} a round trip on one connection "
+          f"(a floor on its capacity), {zadd_usec:.2f} us of its CPU per ZADD")
+
+
+PIPELINED = 1000
+
+
+def pipelined_catalog_writes(node, n):
+    pipe = node.pipeline(transaction=False)
+    for k in range(PIPELINED):
+        pipe.zadd("cr:matches", {f"cap-{n}-{k}": n * PIPELINED + k})
+    pipe.execute()
 
 
 def wait_cost(cluster: LocalCluster, repeats: int) -> None:
