@@ -80,8 +80,9 @@ def cluster_client_for(nodes: str, **options) -> RedisCluster:
                         **options)
 
 
-def build_event_store(client: redis.Redis | RedisCluster) -> RedisEventStore:
-    return ClusterEventStore(client) if isinstance(client, RedisCluster) else RedisEventStore(client)
+def build_event_store(config: Settings, client: redis.Redis | RedisCluster) -> RedisEventStore:
+    wait = dict(wait_replicas=config.redis_wait_replicas, wait_timeout=config.redis_wait_timeout)
+    return ClusterEventStore(client, **wait) if isinstance(client, RedisCluster) else RedisEventStore(client, **wait)
 
 
 def wait_for_redis(client: redis.Redis, log: logging.Logger, longest_pause: float = 2.0) -> None:
@@ -104,7 +105,7 @@ def build_bot_scheduler(config: Settings) -> RqBotScheduler:
 
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
-    return MatchService(build_event_store(client or build_redis(config)), build_bot_scheduler(config),
+    return MatchService(build_event_store(config, client or build_redis(config)), build_bot_scheduler(config),
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after)
 
@@ -120,7 +121,7 @@ def build_app(config: Settings):
     accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    streams = MatchStreams(service, Hub(build_event_store(client)), config.keep_alive)
+    streams = MatchStreams(service, Hub(build_event_store(config, client)), config.keep_alive)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts)

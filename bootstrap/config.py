@@ -10,6 +10,8 @@ class Settings:
     redis_cluster_nodes: tuple[str, ...]  # REDIS_CLUSTER_NODES: host:port,host:port of any reachable nodes of a
                                #   Redis Cluster holding the event log and accounts in place of REDIS_URL
     rq_redis_url: str | None   # RQ_REDIS_URL: the (plain) Redis of the RQ queue; unset = REDIS_URL's
+    redis_wait_replicas: int   # REDIS_WAIT_REPLICAS: replicas each append waits for (WAIT); 0 = none
+    redis_wait_timeout: float  # REDIS_WAIT_TIMEOUT: seconds an append waits for them at most
     host: str                  # HOST: the address gunicorn binds (0.0.0.0 in the container)
     port: int                  # PORT: where gunicorn listens
     embedded_redis_port: int   # EMBEDDED_REDIS_PORT: the port of the Redis `make run` starts; 0 = any free one
@@ -54,6 +56,8 @@ class Settings:
             redis_cluster_nodes=tuple(node.strip() for node in env.get("REDIS_CLUSTER_NODES", "").split(",")
                                       if node.strip()),
             rq_redis_url=env.get("RQ_REDIS_URL") or env.get("REDIS_URL") or None,
+            redis_wait_replicas=int(env.get("REDIS_WAIT_REPLICAS", "0")),
+            redis_wait_timeout=float(env.get("REDIS_WAIT_TIMEOUT", "0.5")),
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
             embedded_redis_port=int(env.get("EMBEDDED_REDIS_PORT", "0")),

@@ -17,6 +17,8 @@ import json
 import time
 import uuid
 
+from redis.exceptions import AskError, ConnectionError, MovedError, TimeoutError
+
 from eventstore.base import Appended
 from eventstore.clock import utc_now
 from eventstore.redis_store import TAIL_COUNT, RedisEventStore, keys
@@ -27,9 +29,9 @@ RESCAN_SECONDS = 5.0
 
 
 class ClusterEventStore(RedisEventStore):
-    def __init__(self, client, clock=utc_now, rescan_seconds: float = RESCAN_SECONDS):
-        """`client` is a redis.cluster.RedisCluster with decode_responses=True."""
-        super().__init__(client, clock)
+    def __init__(self, client, clock=utc_now, rescan_seconds: float = RESCAN_SECONDS, **wait):
+        """`client` is a redis.cluster.RedisCluster with decode_responses=True; `wait`: as RedisEventStore's."""
+        super().__init__(client, clock, **wait)
         self._wake_key = f"{CHANGES}:wake:{uuid.uuid4().hex}"
         self._changes_seen: str | None = None  # the last feed entry a tail consumed
         self._rescan_every = rescan_seconds
@@ -41,6 +43,21 @@ class ClusterEventStore(RedisEventStore):
         if isinstance(outcome, Appended) and outcome.events:
             self._redis.xadd(CHANGES, {"m": match_id}, maxlen=CHANGES_KEPT, approximate=True)
         return outcome
+
+    def _run_append(self, keys, args):
+        # On the WAIT path (a pipeline to one node) the cluster client does not follow a failover by itself:
+        # learn the slots again; retry only where the append was surely not applied (the slot moved).
+        try:
+            return super()._run_append(keys, args)
+        except (MovedError, AskError):
+            self._redis.nodes_manager.initialize()
+            return super()._run_append(keys, args)
+        except (ConnectionError, TimeoutError):
+            self._redis.nodes_manager.initialize()
+            raise
+
+    def _pipeline_to(self, key):
+        return self._redis.get_node_from_key(key).redis_connection.pipeline(transaction=False)
 
     def tail(self, after, timeout):
         if self._longest_block is not None:

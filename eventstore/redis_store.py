@@ -18,6 +18,7 @@ XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 eventstore/redis_cluster.py blocks on a change feed instead.
 """
 import json
+import logging
 import uuid
 import zlib
 
@@ -91,6 +92,7 @@ ARCHIVE_DUE = "cr:archive:due"
 
 
 ARCHIVE_COMPRESSION = 6  # zlib level: level 9 took longer for a few per cent less
+log = logging.getLogger("cardroom.eventstore")
 WAKE_TTL_MS = 600_000
 TAIL_COUNT = 1000  # events per log per XREAD: bounds one answer; the caller asks again for the rest
 SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket timeout, so no read times out
@@ -114,10 +116,13 @@ def archive_key(match_id: str) -> str:
 
 
 class RedisEventStore(EventStore):
-    def __init__(self, client, clock=utc_now):
-        """`client` is a redis.Redis with decode_responses=True."""
+    def __init__(self, client, clock=utc_now, wait_replicas: int = 0, wait_timeout: float = 0.5):
+        """`client` is a redis.Redis with decode_responses=True. `wait_replicas`: each append waits (WAIT) until
+        that many replicas have it, or `wait_timeout` seconds (then it is acknowledged anyway, with a warning:
+        it is applied and cannot be taken back); 0: no waiting (docs/deployment.md: what it buys and costs)."""
         self._redis = client
         self._clock = clock
+        self._wait = (wait_replicas, max(1, int(wait_timeout * 1000)))
         self._append = client.register_script(APPEND)
         self._load = client.register_script(LOAD)
         self._release_bot = client.register_script(RELEASE_BOT)
@@ -133,7 +138,7 @@ class RedisEventStore(EventStore):
         events_key, meta_key, _, idem_key = keys(match_id)
         key, record = idempotency or ("", "")
         meta_pairs = [item for pair in (meta or {}).items() for item in pair]
-        outcome, value = self._append(
+        outcome, value = self._run_append(
             keys=[events_key, meta_key, idem_key],
             args=[expected.version, expected.hash, head.hash, key, record, len(stored),
                   *(json.dumps(e) for e in stored), *meta_pairs])
@@ -142,6 +147,24 @@ class RedisEventStore(EventStore):
         if outcome == "conflict":
             raise VersionConflict(int(value))
         return Appended(stored, head)
+
+    def _run_append(self, keys, args):
+        replicas, timeout_ms = self._wait
+        if not replicas:
+            return self._append(keys=keys, args=args)
+        # WAIT counts the replicas that have this connection's writes: it goes on the append's connection
+        pipe = self._pipeline_to(keys[0])
+        self._append(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", replicas, timeout_ms)
+        answer, confirmed = pipe.execute()
+        if answer[0] == "ok" and confirmed < replicas:
+            log.warning("an append to %s was acknowledged by %d replica(s) of the %d waited for", keys[0],
+                        confirmed, replicas)
+        return answer
+
+    def _pipeline_to(self, key: str):
+        """A pipeline on one connection to the Redis serving `key`."""
+        return self._redis.pipeline(transaction=False)
 
     def load(self, match_id, upto=None, since=0):
         events_key, meta_key, snaps_key, _ = keys(match_id)

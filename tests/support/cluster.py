@@ -59,11 +59,18 @@ class LocalCluster:
 
     def master_of(self, key: str) -> int:
         """The port of the master serving `key` now."""
+        return self._serving(key)[0]
+
+    def replica_of(self, key: str) -> int:
+        """The port of a replica of the master serving `key`."""
+        return self._serving(key)[1]
+
+    def _serving(self, key: str) -> list[int]:
         client = redis.Redis(host="127.0.0.1", port=self.live_ports()[0], decode_responses=True)
         slot = client.cluster("keyslot", key)
-        for start, end, master, *_ in client.cluster("slots"):
+        for start, end, *nodes in client.cluster("slots"):
             if start <= slot <= end:
-                return master[1]
+                return [node[1] for node in nodes]
         raise LookupError(key)
 
     def wait_for_failover(self, key: str, dead: int, seconds: float = 30) -> int:
