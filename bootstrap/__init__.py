@@ -5,6 +5,7 @@ from functools import lru_cache
 
 import redis
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 from rq import Queue
 
@@ -14,6 +15,7 @@ from api.rate_limits import RateLimits
 from bootstrap.config import Settings
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 from eventstore.memory import InMemoryEventStore
+from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
 from service.feed import AccountFeeds
@@ -36,6 +38,13 @@ def require_redis_url(config: Settings) -> str:
     return config.redis_url
 
 
+def require_rq_redis_url(config: Settings) -> str:
+    if not config.rq_redis_url:
+        raise RuntimeError("RQ_REDIS_URL is not set: RQ cannot run on Redis Cluster, so with REDIS_CLUSTER_NODES "
+                           "give it a plain Redis, RQ_REDIS_URL=redis://host:port/0")
+    return config.rq_redis_url
+
+
 def redis_options(config: Settings) -> dict:
     # During an outage a request answers 503 soon: within 1 s of retries when Redis refuses connections
     # (redis-py's default retries back off for up to 7 s), within 4 x REDIS_TIMEOUT + 1 s when it hangs.
@@ -46,19 +55,36 @@ def redis_options(config: Settings) -> dict:
 
 def build_queue(config: Settings) -> Queue:
     # RQ stores pickled bytes, so its connection must not decode responses.
-    return Queue(config.queue, connection=redis.Redis.from_url(require_redis_url(config), **redis_options(config)))
+    return Queue(config.queue, connection=redis.Redis.from_url(require_rq_redis_url(config), **redis_options(config)))
 
 
 REDIS_WAIT_SECONDS = 10
 
 
-def build_redis(config: Settings) -> redis.Redis:
+def build_redis(config: Settings) -> redis.Redis | RedisCluster:
+    """The client of the event log and accounts: the cluster at REDIS_CLUSTER_NODES if set, else REDIS_URL's Redis."""
+    if config.redis_cluster_nodes:
+        return cluster_client_for(",".join(config.redis_cluster_nodes), max_connections=config.redis_connections,
+                                  **redis_options(config))
     # redis-py fails at once when its pool's connections are all in use; a gevent worker can have far more
     # requests in flight (a burst of 1,000 streams opening), so they wait their turn for a connection
     pool = redis.BlockingConnectionPool.from_url(require_redis_url(config), decode_responses=True,
                                                  max_connections=config.redis_connections,
                                                  timeout=REDIS_WAIT_SECONDS, **redis_options(config))
     return redis.Redis(connection_pool=pool)
+
+
+def cluster_client_for(nodes: str, **options) -> RedisCluster:
+    """A RedisCluster client from "host:port,host:port" (any reachable nodes: it learns the others from them).
+    Its per-node pools wait for a free connection as build_redis's pool does."""
+    startup = [ClusterNode(host, int(port)) for host, port in (node.rsplit(":", 1) for node in nodes.split(","))]
+    return RedisCluster(startup_nodes=startup, decode_responses=True, connection_pool_class=redis.BlockingConnectionPool,
+                        **options)
+
+
+def build_event_store(config: Settings, client: redis.Redis | RedisCluster) -> RedisEventStore:
+    wait = dict(wait_replicas=config.redis_wait_replicas, wait_timeout=config.redis_wait_timeout)
+    return ClusterEventStore(client, **wait) if isinstance(client, RedisCluster) else RedisEventStore(client, **wait)
 
 
 def wait_for_redis(client: redis.Redis, log: logging.Logger, longest_pause: float = 2.0) -> None:
@@ -81,13 +107,14 @@ def build_bot_scheduler(config: Settings) -> RqBotScheduler:
 
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
-    return MatchService(RedisEventStore(client or build_redis(config)), build_bot_scheduler(config),
+    return MatchService(build_event_store(config, client or build_redis(config)), build_bot_scheduler(config),
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
-                        accounts=accounts, recent_matches=config.recent_matches)
+                        accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:
-    return RateLimits(config.rate_limit_storage or require_redis_url(config), config.limit_create,
+    # the counters default to the RQ Redis, a plain one even when the event log is on a cluster
+    return RateLimits(config.rate_limit_storage or require_rq_redis_url(config), config.limit_create,
                       config.limit_join, config.limit_moves, config.limit_accounts)
 
 
@@ -96,9 +123,10 @@ def build_app(config: Settings):
     accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=request_memo)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    hub = Hub(RedisEventStore(client))
+    store = build_event_store(config, client)
+    hub = Hub(store)
     streams = MatchStreams(service, hub, config.keep_alive)
-    feeds = AccountFeeds(accounts, RedisEventStore(client), hub, config.keep_alive, config.feed_poll)
+    feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds)

@@ -7,6 +7,11 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None      # REDIS_URL: the Redis to use; unset = start an embedded one (make run)
+    redis_cluster_nodes: tuple[str, ...]  # REDIS_CLUSTER_NODES: host:port,host:port of any reachable nodes of a
+                               #   Redis Cluster holding the event log and accounts in place of REDIS_URL
+    rq_redis_url: str | None   # RQ_REDIS_URL: the (plain) Redis of the RQ queue; unset = REDIS_URL's
+    redis_wait_replicas: int   # REDIS_WAIT_REPLICAS: replicas each append waits for (WAIT); 0 = none
+    redis_wait_timeout: float  # REDIS_WAIT_TIMEOUT: seconds an append waits for them at most
     host: str                  # HOST: the address gunicorn binds (0.0.0.0 in the container)
     port: int                  # PORT: where gunicorn listens
     embedded_redis_port: int   # EMBEDDED_REDIS_PORT: the port of the Redis `make run` starts; 0 = any free one
@@ -39,6 +44,8 @@ class Settings:
     keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
     feed_poll: float           # FEED_POLL: seconds between an account feed's checks for new matches of the account
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
+    archive_after: float       # ARCHIVE_AFTER: seconds after it finished that a match's log is archived
+                               #   (compressed, read back transparently); 0 = never
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
 
@@ -47,6 +54,11 @@ class Settings:
         cores = os.cpu_count() or 1
         return cls(
             redis_url=env.get("REDIS_URL") or None,
+            redis_cluster_nodes=tuple(node.strip() for node in env.get("REDIS_CLUSTER_NODES", "").split(",")
+                                      if node.strip()),
+            rq_redis_url=env.get("RQ_REDIS_URL") or env.get("REDIS_URL") or None,
+            redis_wait_replicas=int(env.get("REDIS_WAIT_REPLICAS", "0")),
+            redis_wait_timeout=float(env.get("REDIS_WAIT_TIMEOUT", "0.5")),
             host=env.get("HOST", "127.0.0.1"),
             port=int(env.get("PORT", "8000")),
             embedded_redis_port=int(env.get("EMBEDDED_REDIS_PORT", "0")),
@@ -80,4 +92,6 @@ class Settings:
             feed_poll=float(env.get("FEED_POLL", "1")),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "100")),
             recent_matches=int(env.get("RECENT_MATCHES", "500")),
+            # a week: past the days in which a finished match is watched and exported, its log is cold
+            archive_after=float(env.get("ARCHIVE_AFTER", "604800")),
         )

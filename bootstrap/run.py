@@ -74,14 +74,17 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
                                 "bootstrap.wsgi:app"], logs),
                 program("worker", [python, "-m", "bootstrap.worker"], logs, numprocs=config.workers),
                 program("scheduler", [python, "-m", "bootstrap.scheduler"], logs)]
-    # the children inherit REDIS_URL when it is set (it is not printed: it may hold a password)
-    environment, where = "", "the Redis at REDIS_URL"
-    if not config.redis_url:
+    # the children inherit REDIS_URL, REDIS_CLUSTER_NODES and RQ_REDIS_URL when set (not printed: they may hold
+    # a password); with a cluster but no plain Redis for RQ, the embedded one serves RQ
+    environment = ""
+    where = "the Redis Cluster at REDIS_CLUSTER_NODES" if config.redis_cluster_nodes else "the Redis at REDIS_URL"
+    if not config.rq_redis_url:
         # The port and the AOF directory are fixed here, so a restarted Redis serves the same data.
         embedded = EmbeddedRedis(data / "redis", port=config.embedded_redis_port, appendfsync=config.redis_appendfsync)
         programs.insert(0, program("redis", embedded.command(), logs, priority=1))  # started first, stopped last
         environment = f'environment=REDIS_URL="{embedded.url}"'
-        where = f"embedded Redis on {embedded.url} (AOF in {embedded.data_dir}/)"
+        where = (f"{where}, RQ on an " if config.redis_cluster_nodes else "") + \
+            f"embedded Redis on {embedded.url} (AOF in {embedded.data_dir}/)"
     user = pwd.getpwuid(os.getuid()).pw_name  # the user we are: supervisord then neither drops nor warns
     text = SUPERVISORD.format(user=user, data=data, logs=logs, environment=environment) + "".join(programs)
     supervisorctl = Path(sys.executable).with_name("supervisorctl")  # installed beside this Python

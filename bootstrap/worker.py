@@ -1,5 +1,6 @@
 """`python -m bootstrap.worker`: one RQ worker on the bot queue, with the service wired in and a janitor
-thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock).
+thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock) and
+archives the finished matches whose time has come (ARCHIVE_AFTER).
 
 It runs no RQ scheduler: RQ forks one from the worker, and a SIGKILLed worker would leave it orphaned,
 still holding the scheduler lock; `python -m bootstrap.scheduler` is a program of its own instead."""
@@ -22,6 +23,7 @@ def run_janitor(service, scheduler, config) -> None:
         time.sleep(config.janitor_every)
         try:
             sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
+            service.archive_finished()  # idempotent: every worker's janitor may run it
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("janitor: Redis unreachable; next pass in %.1f s", config.janitor_every)
         except Exception:  # no failure may end the thread; the next pass tries again

@@ -129,3 +129,17 @@ class EventStore(ABC):
     @abstractmethod
     def expire_extras(self, match_id: str, seconds: int) -> None:
         """Let the match's snapshots and idempotency records expire in `seconds`; its log and meta stay."""
+
+    @abstractmethod
+    def archive_when(self, match_id: str, due: float) -> None:
+        """Note that the (finished) match is to be archived from `due` on (seconds since the epoch)."""
+
+    @abstractmethod
+    def archives_due(self, before: float, limit: int) -> list[str]:
+        """The matches noted to be archived from before `before`, the longest due first."""
+
+    @abstractmethod
+    def archive(self, match_id: str) -> bool:
+        """Move the match's log out of the hot keys into one compressed record (its snapshots and idempotency
+        records go; its meta stays, with archived=1) and forget its note; False if there was nothing to
+        archive. load, read and meta then answer as before; nothing may be appended any more."""

@@ -23,6 +23,7 @@ class InMemoryEventStore(EventStore):
         self._statuses: dict[str, set[str]] = defaultdict(set)  # match -> the statuses it is listed under
         self._awaiting_bot: dict[str, float] = {}
         self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
+        self._archive_due: dict[str, float] = {}
 
     def append(self, match_id, expected, events, *, meta=None, idempotency=None):
         with self._lock:
@@ -130,3 +131,23 @@ class InMemoryEventStore(EventStore):
     def expire_extras(self, match_id, seconds):
         with self._lock:
             self.expiring[match_id] = seconds
+
+    def archive_when(self, match_id, due):
+        with self._lock:
+            self._archive_due[match_id] = due
+
+    def archives_due(self, before, limit):
+        with self._lock:
+            return sorted((m for m, due in self._archive_due.items() if due < before),
+                          key=self._archive_due.get)[:limit]
+
+    def archive(self, match_id):
+        with self._lock:
+            self._archive_due.pop(match_id, None)
+            meta = self._meta.get(match_id)
+            if meta is None or meta.get("archived"):
+                return False
+            meta["archived"] = "1"
+            self._snapshots.pop(match_id, None)
+            self._idempotency.pop(match_id, None)
+            return True

@@ -5,18 +5,24 @@ Keys of one match share the hash tag {m:<id>} so one Lua script can touch them a
     cr:{m:<id>}:meta     hash: version, head, and what the service keeps (game, status, secrets, ...)
     cr:{m:<id>}:snaps    sorted set: score = version, member = {"version", "hash", "state"} as JSON
     cr:{m:<id>}:idem     hash: idempotency key -> the remembered answer
+    cr:{m:<id>}:archive  string: an archived match's log, zlib-compressed JSON (in place of events, snaps, idem)
 The catalog of matches is outside any match: cr:matches:seq (counter), cr:matches (sorted set, score =
 position), cr:matches:game:<game>, the status index cr:matches:status:<status> and
 cr:matches:game:<game>:status:<status> (same scores), and cr:bots:awaited (sorted set, score = when the
-awaited bot turn began) for the janitor that recovers bot turns.
+awaited bot turn began) for the janitor that recovers bot turns; cr:archive:due (sorted set, score = when
+a finished match is to be archived).
 cr:wake:<uuid> is one store object's wake-up stream: `tail` reads it along with the match streams, so an
 XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 
 `tail` is one XREAD BLOCK over every stream asked for, so it needs them in one slot: under Redis Cluster
-it serves the matches of one node per store object (not done yet: cardroom runs on one Redis today).
+eventstore/redis_cluster.py blocks on a change feed instead.
 """
 import json
+import logging
 import uuid
+import zlib
+
+from redis.client import NEVER_DECODE
 
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore.chain import seal
@@ -72,7 +78,20 @@ return 0
 """
 BOTS_AWAITED = "cr:bots:awaited"
 
+# KEYS: events, meta, snaps, idem, archive. ARGV: the version archived, its compressed log. Replaces the hot
+# keys by the archive unless the log changed since it was read (0: try again) or was archived already (-1).
+ARCHIVE = """
+if redis.call('HGET', KEYS[2], 'archived') or not redis.call('HGET', KEYS[2], 'version') then return -1 end
+if redis.call('HGET', KEYS[2], 'version') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[5], ARGV[2])
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4])
+redis.call('HSET', KEYS[2], 'archived', '1')
+return 1
+"""
+ARCHIVE_DUE = "cr:archive:due"
+ARCHIVE_COMPRESSION = 6  # zlib's default level: archived logs were 4.5-7x smaller than in the stream
 
+log = logging.getLogger("cardroom.eventstore")
 WAKE_TTL_MS = 600_000
 TAIL_COUNT = 1000  # events per log per XREAD: bounds one answer; the caller asks again for the rest
 SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket timeout, so no read times out
@@ -80,8 +99,9 @@ SOCKET_MARGIN = 0.8  # a BLOCK takes at most this share of the client's socket t
 
 def _socket_timeout(client) -> float | None:
     """The read timeout the client's connections get (redis-py 8 sets 5 s unless told otherwise): a
-    connection object is built, not connected, to ask it."""
-    pool = client.connection_pool
+    connection object is built, not connected, to ask it (a RedisCluster's nodes each have a pool, alike)."""
+    pool = client.connection_pool if hasattr(client, "connection_pool") else \
+        client.get_default_node().redis_connection.connection_pool
     return pool.connection_class(**pool.connection_kwargs).socket_timeout
 
 
@@ -90,14 +110,22 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:events", f"{tag}:meta", f"{tag}:snaps", f"{tag}:idem"
 
 
+def archive_key(match_id: str) -> str:
+    return f"cr:{{m:{match_id}}}:archive"
+
+
 class RedisEventStore(EventStore):
-    def __init__(self, client, clock=utc_now):
-        """`client` is a redis.Redis with decode_responses=True."""
+    def __init__(self, client, clock=utc_now, wait_replicas: int = 0, wait_timeout: float = 0.5):
+        """`client` is a redis.Redis with decode_responses=True. `wait_replicas`: each append waits (WAIT) until
+        that many replicas have it, or `wait_timeout` seconds (then it is acknowledged anyway, with a warning:
+        it is applied and cannot be taken back); 0: no waiting (docs/deployment.md: what it buys and costs)."""
         self._redis = client
         self._clock = clock
+        self._wait = (wait_replicas, max(1, int(wait_timeout * 1000)))
         self._append = client.register_script(APPEND)
         self._load = client.register_script(LOAD)
         self._release_bot = client.register_script(RELEASE_BOT)
+        self._archive = client.register_script(ARCHIVE)
         self._wake_key = f"cr:wake:{uuid.uuid4().hex}"
         self._wake_seen = "0-0"  # the last wake-up a tail consumed: one that comes before the XREAD still counts
         socket_timeout = _socket_timeout(client)
@@ -109,7 +137,7 @@ class RedisEventStore(EventStore):
         events_key, meta_key, _, idem_key = keys(match_id)
         key, record = idempotency or ("", "")
         meta_pairs = [item for pair in (meta or {}).items() for item in pair]
-        outcome, value = self._append(
+        outcome, value = self._run_append(
             keys=[events_key, meta_key, idem_key],
             args=[expected.version, expected.hash, head.hash, key, record, len(stored),
                   *(json.dumps(e) for e in stored), *meta_pairs])
@@ -119,23 +147,52 @@ class RedisEventStore(EventStore):
             raise VersionConflict(int(value))
         return Appended(stored, head)
 
+    def _run_append(self, keys, args):
+        replicas, timeout_ms = self._wait
+        if not replicas:
+            return self._append(keys=keys, args=args)
+        # WAIT counts the replicas that have this connection's writes: it goes on the append's connection
+        pipe = self._pipeline_to(keys[0])
+        self._append(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", replicas, timeout_ms)
+        answer, confirmed = pipe.execute()
+        if answer[0] == "ok" and confirmed < replicas:
+            log.warning("an append to %s was acknowledged by %d replica(s) of the %d waited for", keys[0],
+                        confirmed, replicas)
+        return answer
+
+    def _pipeline_to(self, key: str):
+        """A pipeline on one connection to the Redis serving `key`."""
+        return self._redis.pipeline(transaction=False)
+
     def load(self, match_id, upto=None, since=0):
         events_key, meta_key, snaps_key, _ = keys(match_id)
         found = self._load(keys=[events_key, meta_key, snaps_key], args=["" if upto is None else upto, since])
         if not found:
             return None
         flat_meta, snap, entries = found
+        meta = dict(zip(flat_meta[::2], flat_meta[1::2]))
+        if meta.get("archived"):
+            upto = int(meta["version"]) if upto is None else upto
+            return Loaded(meta, None, [e for e in self._archived(match_id) if since < e["version"] <= upto])
         snapshot = None
         if snap:
             raw = json.loads(snap[0])
             snapshot = Snapshot(raw["version"], raw["hash"], raw["state"])
-        meta = dict(zip(flat_meta[::2], flat_meta[1::2]))
         return Loaded(meta, snapshot, [json.loads(fields[1]) for _, fields in entries])
 
     def read(self, match_id, after=0, upto=None):
         end = "+" if upto is None else f"{upto}-0"
         entries = self._redis.xrange(keys(match_id)[0], f"({after}-0" if after else "-", end)
+        if not entries:  # nothing new, or an archived match
+            return [e for e in self._archived(match_id)
+                    if after < e["version"] and (upto is None or e["version"] <= upto)]
         return [json.loads(fields["e"]) for _, fields in entries]
+
+    def _archived(self, match_id: str) -> list[dict]:
+        """An archived match's log ([] if it is not archived)."""
+        packed = self._redis.execute_command("GET", archive_key(match_id), **{NEVER_DECODE: True})
+        return json.loads(zlib.decompress(packed)) if packed else []
 
     def tail(self, after, timeout):
         if self._longest_block is not None:
@@ -215,6 +272,24 @@ class RedisEventStore(EventStore):
 
     def release_bot(self, match_id, noted_by):
         self._release_bot(keys=[BOTS_AWAITED], args=[match_id, repr(noted_by)])
+
+    def archive_when(self, match_id, due):
+        self._redis.zadd(ARCHIVE_DUE, {match_id: due})
+
+    def archives_due(self, before, limit):
+        return self._redis.zrangebyscore(ARCHIVE_DUE, "-inf", f"({before!r}", start=0, num=limit)
+
+    def archive(self, match_id):
+        events_key, meta_key, snaps_key, idem_key = keys(match_id)
+        done = 0
+        while done == 0:  # the log grew between reading it and archiving it (not once finished): read it again
+            version = self._redis.hget(meta_key, "version")
+            log = self.read(match_id)
+            packed = zlib.compress(json.dumps(log, separators=(",", ":")).encode(), ARCHIVE_COMPRESSION)
+            done = self._archive(keys=[events_key, meta_key, snaps_key, idem_key, archive_key(match_id)],
+                                 args=[version or "", packed])
+        self._redis.zrem(ARCHIVE_DUE, match_id)
+        return done == 1
 
     def expire_extras(self, match_id, seconds):
         _, _, snaps_key, idem_key = keys(match_id)

@@ -30,6 +30,7 @@ from service.recent import RecentMatches
 JOIN_ATTEMPTS = 5
 STALLED_BATCH = 1000  # awaited bot turns looked at per janitor pass, oldest first
 RECENT_MATCHES = 500  # folded states remembered per process (service/recent.py), 25-60 KB each
+ARCHIVE_BATCH = 100  # finished matches archived per pass, the longest due first
 log = logging.getLogger(__name__)
 # ONE_BOT_AT_A_TIME: when several bot seats are to act at once (9STAX's answers to an effect), only the first
 # is scheduled; its move makes a new version, which schedules the next. So one match never holds more than
@@ -51,11 +52,13 @@ class Current:
 class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
-                 recent_matches: int = RECENT_MATCHES):
+                 recent_matches: int = RECENT_MATCHES, archive_after: float = 0):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
-        `recent_matches`: how many matches' folded states this process remembers (0: none)."""
+        `recent_matches`: how many matches' folded states this process remembers (0: none).
+        `archive_after`: seconds after it finished that a match's log is archived (compressed out of the hot
+        keys, read back transparently: docs/deployment.md); 0: never."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -64,6 +67,7 @@ class MatchService:
         self._sleep = sleep
         self._keep_finished_extras = keep_finished_extras
         self._recent = RecentMatches(recent_matches)
+        self._archive_after = archive_after
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
@@ -284,6 +288,11 @@ class MatchService:
             if len(batch) < limit:
                 return {"matches": found, "next_cursor": None}
 
+    def archive_finished(self) -> list[str]:
+        """Archive the finished matches whose time has come (a batch, the longest due first); their ids."""
+        return [match_id for match_id in self._store.archives_due(self._clock(), ARCHIVE_BATCH)
+                if self._store.archive(match_id)]
+
     def stalled_bot_turns(self, stall_after: float, give_up_after: float) -> list[tuple[str, int, int]]:
         """(match, seat, version) of bot turns awaited for more than `stall_after` seconds: the turns a
         crashed worker may have lost. Reads only the matches noted as awaiting a bot that long; forgets those
@@ -352,6 +361,8 @@ class MatchService:
             self._store.save_snapshot(match_id, Snapshot(appended.head.version, appended.head.hash, state))
         if state["status"] == match.FINISHED:
             self._store.expire_extras(match_id, self._keep_finished_extras)
+            if self._archive_after:
+                self._store.archive_when(match_id, self._clock() + self._archive_after)
         for seat in bots_owed[:1]:  # one at a time: the next append schedules the next (see ONE_BOT_AT_A_TIME)
             self._bots.schedule(match_id, seat, appended.head.version)
         return appended

@@ -4,11 +4,12 @@ import pytest
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration),
+                        pytest.param("cluster", marks=pytest.mark.integration)])
 def accounts(request):
     if request.param == "memory":
         return InMemoryAccountStore()
-    return RedisAccountStore(request.getfixturevalue("redis_client"))
+    return RedisAccountStore(request.getfixturevalue("cluster_client" if request.param == "cluster" else "redis_client"))
 
 
 def account(account_id="a" * 32, name="Alice", key="k1"):

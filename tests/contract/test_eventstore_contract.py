@@ -1,4 +1,5 @@
-"""One contract, two event stores: whatever the in-memory store does in unit tests, Redis does in production."""
+"""One contract, three event stores: whatever the in-memory store does in unit tests, Redis and Redis Cluster
+do in production."""
 import threading
 import time
 
@@ -7,13 +8,17 @@ import pytest
 from eventstore.base import Appended, Duplicate, Head, Snapshot, VersionConflict
 from eventstore.chain import GENESIS, first_break
 from eventstore.memory import InMemoryEventStore
+from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration)])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration),
+                        pytest.param("cluster", marks=pytest.mark.integration)])
 def store(request):
     if request.param == "memory":
         return InMemoryEventStore()
+    if request.param == "cluster":
+        return ClusterEventStore(request.getfixturevalue("cluster_client"))
     return RedisEventStore(request.getfixturevalue("redis_client"))
 
 
@@ -216,3 +221,28 @@ def test_a_wake_ends_a_waiting_tail_early_and_one_before_the_tail_counts_too(sto
     started = time.monotonic()
     assert store.tail({"m1": 0}, timeout=0.3) == {}
     assert time.monotonic() - started > 0.25  # the wake-up was used up: this one waited its whole timeout
+
+
+def test_an_archived_match_loads_and_reads_as_before_from_any_version(store):
+    store.append("m1", Head(), events(*"abcdef"), meta={"game": "mantis", "status": "finished"},
+                 idempotency=("k1", "answer"))
+    log = store.read("m1")
+    store.save_snapshot("m1", Snapshot(3, log[2]["hash"], {"at": 3}))
+    assert store.archive("m1")
+    assert store.read("m1") == log and store.read("m1", after=2, upto=5) == log[2:5]
+    loaded = store.load("m1")
+    assert loaded.snapshot is None and loaded.events == log and loaded.head == Head(6, log[-1]["hash"])
+    assert store.load("m1", upto=4, since=1).events == log[1:4] and store.load("m1", since=6).events == []
+    assert store.meta("m1")["game"] == "mantis" and store.meta("m1")["archived"] == "1"
+    assert store.metas(["m1"])[0]["version"] == "6"
+
+
+def test_archives_come_due_longest_due_first_and_each_match_is_archived_once(store):
+    for match_id in ("m1", "m2", "m3"):
+        store.append(match_id, Head(), events("a"))
+    store.archive_when("m1", 100.0)
+    store.archive_when("m2", 50.0)
+    store.archive_when("m3", 200.0)
+    assert store.archives_due(150.0, 10) == ["m2", "m1"] and store.archives_due(150.0, 1) == ["m2"]
+    assert store.archive("m2") and not store.archive("m2") and not store.archive("nope")
+    assert store.archives_due(1000.0, 10) == ["m1", "m3"]

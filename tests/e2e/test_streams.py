@@ -52,14 +52,16 @@ def other_api_node(server, redis_url, tmp_path_factory):
         process.wait(timeout=30)
 
 
-def play_through_dropped_streams(nodes: list[str]) -> tuple[list[dict], list[dict], int]:
-    """Plays a FlipOut seat from its stream, dropping the stream every 8 frames and resuming with
-    Last-Event-ID on the next node in turn; returns the events seen, the log as GET .../events gives it
-    after the end, and how many connections it took."""
+def play_through_dropped_streams(nodes: list[str], game: str = "flipout", options: dict | None = None,
+                                 bots: tuple[str, ...] = ("random", "greedy")) -> tuple[list[dict], list[dict], int]:
+    """Plays a seat (FlipOut against two bots unless told) from its stream, dropping the stream every 8 frames
+    and resuming with Last-Event-ID on the next node in turn; returns the events seen, the log as
+    GET .../events gives it after the end, and how many connections it took."""
     created = requests.post(f"{nodes[0]}/v1/matches", json={
-        "game": "flipout", "seats": [{"name": "ann"}, {"bot": "random"}, {"bot": "greedy"}]}).json()
+        "game": game, "options": options or {}, "seats": [{"name": "ann"}, *({"bot": bot} for bot in bots)]}).json()
     match_id, token = created["id"], created["seats"][0]["token"]
-    seen, last, connections, finished = [], None, 0, False
+    # from the version created: a bot seated first may move before the first stream opens
+    seen, last, connections, finished = [], created["version"], 0, False
     while not finished:
         node = nodes[connections % len(nodes)]
         headers = bearer(token) | ({} if last is None else {"Last-Event-ID": str(last)})
@@ -79,8 +81,16 @@ def play_through_dropped_streams(nodes: list[str]) -> tuple[list[dict], list[dic
                 if count == 7:
                     break  # drop the connection, mid-match
         assert connections < 500, "the match did not end"
-    log = requests.get(f"{nodes[0]}/v1/matches/{match_id}/events").json()["events"]
-    return seen, log[created["version"]:], connections
+    return seen, whole_log(nodes[0], match_id)[created["version"]:], connections
+
+
+def whole_log(server: str, match_id: str) -> list[dict]:
+    """The match's log as GET .../events gives it, every page."""
+    log, after = [], 0
+    while after is not None:
+        page = requests.get(f"{server}/v1/matches/{match_id}/events", params={"after": after}).json()
+        log, after = log + page["events"], page["next_after"]
+    return log
 
 
 def test_a_stream_dropped_mid_match_and_resumed_with_last_event_id_gives_the_log_exactly(server):
