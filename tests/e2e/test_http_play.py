@@ -12,31 +12,30 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-def wait_for_turn(server, match_id, token, seat, timeout=5.0):
-    """Polls until `seat` is to act or the match is over; returns the match and the seconds waited."""
+def wait_for_turn(server, match_id, token, seat, timeout=15.0):
+    """Polls until `seat` is to act or the match is over; returns the match. How soon bots answer is
+    measured by bench/bot_service.py, not asserted here: a loaded CI machine is no clock."""
     start = time.monotonic()
     while True:
         current = requests.get(f"{server}/v1/matches/{match_id}", headers=bearer(token)).json()
         if seat in current["to_act"] or current["status"] == "finished":
-            return current, time.monotonic() - start
+            return current
         assert time.monotonic() - start < timeout, f"the bots did not move within {timeout}s: {current}"
         time.sleep(0.02)
 
 
-def test_a_human_plays_two_bots_to_the_end_and_their_moves_follow_within_a_second(server):
+def test_a_human_plays_two_bots_to_the_end_and_the_bots_answer_every_move(server):
     created = requests.post(f"{server}/v1/matches", json={
         "game": "mantis", "seats": [{"name": "ann"}, {"bot": "random"}, {"bot": "greedy"}]}).json()
     match_id, token = created["id"], created["seats"][0]["token"]
-    current, waits = created, []
+    current = created
     while current["status"] == "active":
         legal = requests.get(f"{server}/v1/matches/{match_id}/legal-moves", headers=bearer(token)).json()
         moved = requests.post(f"{server}/v1/matches/{match_id}/moves", headers=bearer(token),
                               json={"move": legal["moves"][0], "expected_version": legal["version"]})
         assert moved.status_code == 201, moved.json()
-        current, waited = wait_for_turn(server, match_id, token, 0)
-        waits.append(waited)
+        current = wait_for_turn(server, match_id, token, 0)
     assert current["result"]["winners"]
-    assert max(waits) < 1.0, waits
     log = requests.get(f"{server}/v1/matches/{match_id}/events").json()["events"]
     assert [e["version"] for e in log] == list(range(1, len(log) + 1)) and log[-1]["type"] == "match_finished"
 
