@@ -1,5 +1,5 @@
 """`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue (it enqueues the retries of failed bot
-turns when their time comes), as a program of its own under the supervisor rather than forked by a worker,
+turns when their time comes) and the turn-clock timers (workers/scheduler.py) when their deadline comes, as a program of its own under the supervisor rather than forked by a worker,
 whose SIGKILL would leave it orphaned and holding the scheduler lock.
 
 Its name is fixed per host and queue: RQ's scheduler lock belongs to a name, so a restarted scheduler
@@ -10,16 +10,18 @@ import socket
 
 from rq.scheduler import RQScheduler
 
-from bootstrap import build_queue, settings, wait_for_redis
+from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
 
 log = logging.getLogger("cardroom.scheduler")
+POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late (RQ's default: 1 s)
 
 
 def main() -> None:
     config = settings()
     queue = build_queue(config)
     wait_for_redis(queue.connection, log)
-    RQScheduler([queue], connection=queue.connection, name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
+    RQScheduler([queue, build_timer_queue(queue)], connection=queue.connection, interval=POLL_SECONDS,
+                name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
 
 
 if __name__ == "__main__":
