@@ -18,7 +18,7 @@ from domain.games import GAMES
 NAME = {"type": "string", "minLength": NAME_LENGTH.min, "maxLength": NAME_LENGTH.max}
 SEED = {"type": "string", "minLength": SEED_LENGTH.min, "maxLength": SEED_LENGTH.max,
         "description": "makes the deal reproducible; recorded as client-seeded"}
-NEW_SEAT, NEW_MATCH = "NewSeat", "NewMatch"
+NEW_SEAT, NEW_MATCH, NEW_CLOCK = "NewSeat", "NewMatch", "NewClock"
 # docs/fairness.md: a client's seed may only decide cards hidden from its owner, so never with an open seat
 SEED_OWNER_PLAYS_EVERY_SEAT = {
     "description": "a seed, and no open seat",
@@ -68,7 +68,7 @@ def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
     described = ", ".join(f"{name} {value}" for name, value in choice.items())
     return _object(f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats",
                    {"game": {"type": "string", "enum": [info.id]}, "options": options, "seats": seats, "seed": SEED,
-                    "clock": clock_schema()},
+                    "clock": {"$ref": f"#/components/schemas/{NEW_CLOCK}"}},
                    ["game", "seats"] + (["options"] if options.get("required") else []))
 
 
