@@ -7,21 +7,39 @@ takes its own lock back at once instead of waiting for the dead one's lock to ex
 ends it with an error; its supervisor starts it again and it waits for Redis."""
 import logging
 import socket
+import time
 
 from rq.scheduler import RQScheduler
 
 from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
 
 log = logging.getLogger("cardroom.scheduler")
-POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late (RQ's default: 1 s)
+POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
+
+
+class PollingScheduler(RQScheduler):
+    """RQ's scheduler, looking for due jobs every POLL_SECONDS rather than every `interval`: RQ sleeps whole
+    `interval` seconds (it also gives its locks interval + 60 s, and Redis wants whole seconds there), which
+    would let a turn-clock timer fire up to a second late. The loop is RQ's own (rq/scheduler.py, work)."""
+
+    def work(self):
+        self._install_signal_handlers()
+        self.register_birth()
+        while not self._stop_requested:
+            if self.should_reacquire_locks:
+                self.acquire_locks()
+            self.heartbeat()
+            self.enqueue_scheduled_jobs()
+            time.sleep(POLL_SECONDS)
+        self.stop()
 
 
 def main() -> None:
     config = settings()
     queue = build_queue(config)
     wait_for_redis(queue.connection, log)
-    RQScheduler([queue, build_timer_queue(queue)], connection=queue.connection, interval=POLL_SECONDS,
-                name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
+    PollingScheduler([queue, build_timer_queue(queue)], connection=queue.connection,
+                     name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
 MAX_TIMEOUTS_AT_ONCE = 8  # seats timed out by one timer when their deadlines passed together (a reaction window)
+EARLY_WAIT_SECONDS = 1.0  # a timer this early waits in its job (RQ schedules to the whole second); earlier: again
 STALLED_BATCH = 1000  # awaited bot turns looked at per janitor pass, oldest first
 OVERDUE_BATCH = 1000  # passed clock deadlines looked at per janitor pass, earliest first
 RECENT_MATCHES = 500  # folded states remembered per process (service/recent.py), 25-60 KB each
@@ -198,12 +199,19 @@ class MatchService:
         outcome = "stale"
         for _ in range(MAX_TIMEOUTS_AT_ONCE):
             current = self._load(match_id)
-            if current.state["version"] != version:
+            deadline = _next_deadline(current.state)
+            if current.state["version"] != version or deadline is None:
                 return outcome
+            if outcome == "stale":  # this timer's own deadline; after it, only the seats already late too
+                if deadline - self._clock() > EARLY_WAIT_SECONDS:
+                    return self._reschedule(match_id, current.state)
+                self._sleep(max(0.0, deadline - self._clock()))  # RQ's scheduler may fire up to a second early
             now = self._stamp()
-            late = clock.due(current.state["clock"], clock.millis(now)) if match.deadlines(current.state) else []
+            late = clock.due(current.state["clock"], clock.millis(now))
             if not late:
-                return outcome if outcome != "stale" else self._reschedule(match_id, current.state)
+                if outcome == "stale":
+                    continue  # woken a millisecond before the deadline
+                return outcome
             events = match.time_out(current.state, late[0], clock.millis(now), current.meta["seed"],
                                     current.meta["salt"])
             try:

@@ -16,8 +16,8 @@ def bot_job_id(match_id: str, seat: int, version: int) -> str:
     return f"bot-{match_id}-{version}-{seat}"
 
 
-def timer_job_id(match_id: str, version: int) -> str:
-    return f"clock-{match_id}-{version}"
+def timer_job_id(match_id: str, version: int, at: float) -> str:
+    return f"clock-{match_id}-{version}-{round(at * 1000)}"
 
 
 def timer_queue_name(bot_queue: str) -> str:
@@ -66,7 +66,7 @@ class RqTurnTimers:
         """Schedules the timer guarding `version` at `at` (seconds since the epoch). A timer that fires late,
         twice (RQ's scheduler may) or after the match moved on finds the version gone and does nothing; one
         lost with Redis is found by the janitor (MatchService.overdue_clocks)."""
-        job_id = timer_job_id(match_id, version)
+        job_id = timer_job_id(match_id, version, at)
         try:
             if Job.exists(job_id, connection=self.queue.connection):
                 return

@@ -201,7 +201,7 @@ def test_resigning_twice_or_after_the_end_is_refused():
 @given(st.lists(st.integers(min_value=0, max_value=3000), min_size=1, max_size=30))
 def test_a_bank_never_goes_below_zero_and_grows_only_by_increments(think_times):
     """Whatever the seats take, each bank stays within [0, bank + moves * increment]."""
-    state, at = past_first_moves(move_ms=0, bank_ms=5000, increment_ms=200), T + 2000
+    state, at = past_first_moves(move_ms=0, bank_ms=5000, increment_ms=200, zombie_after=0), T + 2000
     for moves, took in enumerate(think_times, start=1):
         seat = match.to_act(state)[0]
         if at + took >= match.deadlines(state)[seat]:

@@ -3,6 +3,7 @@ timers are recorded, and fired by hand at the time they were scheduled for (or e
 import pytest
 
 from domain import match
+from eventstore.clock import utc_at
 from eventstore.memory import InMemoryEventStore
 from service.audit import verify_log
 from service.errors import Conflict, Unprocessable
@@ -21,6 +22,9 @@ class Now:
     def __call__(self):
         return self.seconds
 
+    def sleep(self, seconds):
+        self.seconds += seconds
+
 
 class RecordedTimers:
     def __init__(self):
@@ -33,7 +37,7 @@ class RecordedTimers:
 def clocked(seats=TWO, bots=None, **spec):
     now, timers, store = Now(), RecordedTimers(), InMemoryEventStore()
     bots = bots or RecordedBots()
-    service = MatchService(store, bots, clock=now, sleep=lambda _: None, timers=timers)
+    service = MatchService(store, bots, clock=now, sleep=now.sleep, timers=timers)
     if isinstance(bots, InlineBots):
         bots.service = service
     created = service.create("mantis", {}, seats, clock_spec=spec)
@@ -68,10 +72,19 @@ def test_a_timer_fired_after_the_deadline_times_the_seat_out_once():
     assert logged.count("turn_timed_out") == 1 and logged[logged.index("turn_timed_out") + 1] == "moved"
 
 
-def test_a_timer_that_fires_early_does_nothing_but_schedule_itself_again():
+def test_a_timer_that_fires_less_than_a_second_early_waits_for_the_deadline():
     service, store, now, timers, created = clocked(first_move_ms=3000)
     match_id, version, at = timers.scheduled[-1]
-    now.seconds = at - 0.5
+    now.seconds = at - 0.5  # RQ's scheduler keeps whole seconds
+    assert service.time_out(match_id, version) == "timed_out"
+    timed_out = store.read(match_id, after=version)[0]
+    assert timed_out["type"] == "turn_timed_out" and timed_out["time"] == utc_at(at)
+
+
+def test_a_timer_that_fires_long_before_the_deadline_only_schedules_itself_again():
+    service, store, now, timers, created = clocked(first_move_ms=30_000)
+    match_id, version, at = timers.scheduled[-1]
+    now.seconds = at - 20
     assert service.time_out(match_id, version) == "early"
     assert timers.scheduled[-1] == (match_id, version, at) and len(store.read(match_id)) == version
 
