@@ -9,6 +9,7 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
 MAX_TIMEOUTS_AT_ONCE = 8  # seats timed out by one timer when their deadlines passed together (a reaction window)
-EARLY_WAIT_SECONDS = 1.0  # a timer this early waits in its job (RQ schedules to the whole second); earlier: again
+EARLY_WAIT_SECONDS = 1.0  # a timer this early is deferred in its process (RQ keeps whole seconds); earlier: again
 STALLED_BATCH = 1000  # awaited bot turns looked at per janitor pass, oldest first
 OVERDUE_BATCH = 1000  # passed clock deadlines looked at per janitor pass, earliest first
 RECENT_MATCHES = 500  # folded states remembered per process (service/recent.py), 25-60 KB each
@@ -54,12 +55,15 @@ class Current:
 class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
-                 recent_matches: int = RECENT_MATCHES, timers: TurnTimers | None = None):
+                 recent_matches: int = RECENT_MATCHES, timers: TurnTimers | None = None, defer=None):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
         `recent_matches`: how many matches' folded states this process remembers (0: none).
-        `timers`: where a turn clock's next deadline is scheduled (default: nowhere, the janitor's pass only)."""
+        `timers`: where a turn clock's next deadline is scheduled (default: nowhere, the janitor's pass only).
+        `defer(seconds, call)`: runs `call` that much later without holding the caller (a timer fired
+        early by RQ's whole-second scheduling; default: a thread timer, lost with its process, which the
+        janitor makes up for)."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -69,6 +73,7 @@ class MatchService:
         self._keep_finished_extras = keep_finished_extras
         self._recent = RecentMatches(recent_matches)
         self._timers = timers or NoTimers()
+        self._defer = defer or _in_a_thread
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
@@ -192,8 +197,8 @@ class MatchService:
 
     def time_out(self, match_id: str, version: int) -> str:
         """What a timer guarding `version` does when it fires: 'stale' if the match moved on (or the timer is
-        a duplicate), 'early' if no deadline has passed yet (it is scheduled again), else 'timed_out' once every
-        seat whose time ran out has had its timeout appended."""
+        a duplicate), 'early' if no deadline has passed yet (it is deferred or scheduled again), else
+        'timed_out' once every seat whose time ran out has had its timeout appended."""
         if int(self._meta(match_id)["version"]) != version:
             return "stale"
         outcome = "stale"
@@ -202,15 +207,15 @@ class MatchService:
             deadline = _next_deadline(current.state)
             if current.state["version"] != version or deadline is None:
                 return outcome
-            if outcome == "stale":  # this timer's own deadline; after it, only the seats already late too
-                if deadline - self._clock() > EARLY_WAIT_SECONDS:
+            early = deadline - self._clock()
+            if outcome == "stale" and early > 0:  # RQ's scheduler files a job under its whole second
+                if early > EARLY_WAIT_SECONDS:
                     return self._reschedule(match_id, current.state)
-                self._sleep(max(0.0, deadline - self._clock()))  # RQ's scheduler may fire up to a second early
+                self._defer(early, lambda: self.time_out(match_id, version))
+                return "early"
             now = self._stamp()
             late = clock.due(current.state["clock"], clock.millis(now))
-            if not late:
-                if outcome == "stale":
-                    continue  # woken a millisecond before the deadline
+            if not late:  # after a timeout, only the seats already late too (a reaction window)
                 return outcome
             events = match.time_out(current.state, late[0], clock.millis(now), current.meta["seed"],
                                     current.meta["salt"])
@@ -603,6 +608,12 @@ def _bot_seats_to_act(meta: dict) -> list[int]:
 def _server_bot(state: dict, seat: int) -> str | None:
     """The bot kind that plays the seat: its own, or the greedy bot for a zombie (docs/clocks.md)."""
     return state["seats"][seat]["bot"] or ("greedy" if state["seats"][seat].get("zombie") else None)
+
+
+def _in_a_thread(seconds: float, call) -> None:
+    timer = threading.Timer(seconds, call)
+    timer.daemon = True
+    timer.start()
 
 
 def _timed(events: list[dict], now: str) -> list[dict]:
