@@ -3,6 +3,7 @@ timers are recorded, and fired by hand at the time they were scheduled for (or e
 import pytest
 
 from domain import match
+from eventstore.chain import event_hash
 from eventstore.clock import utc_at
 from eventstore.memory import InMemoryEventStore
 from service.audit import verify_log
@@ -206,3 +207,19 @@ def test_a_clock_given_at_creation_is_in_the_match_document():
     shown = client.get(f"/v1/matches/{created['id']}").get_json()
     assert shown["clock"]["bank_ms"] == 30_000 and shown["clock"]["move_ms"] == 60_000
     assert shown["clock"]["seats"][0]["bank_ms"] == 30_000 and shown["deadline"].endswith("Z")
+
+
+def test_the_verifier_refuses_a_timeout_logged_before_its_deadline():
+    service, store, now, timers, created = clocked(first_move_ms=2000)
+    match_id, version, at = timers.scheduled[-1]
+    now.seconds = at
+    service.time_out(match_id, version)
+    log = [dict(event) for event in store.read(match_id)]
+    assert verify_log(log).ok
+    for event in log[version:]:  # the timeout and what followed it, 1 ms before the deadline, chained again
+        event["time"] = utc_at(at - 0.001)
+    for previous, event in zip(log[version - 1:], log[version:]):
+        event["prev"] = previous["hash"]
+        event["hash"] = event_hash(event)
+    verdict = verify_log(log)
+    assert not verdict.ok and verdict.first_bad_event == version + 1 and "not_timed_out" in verdict.problem
