@@ -438,7 +438,7 @@ class MatchService:
         bots_owed = [seat for seat in match.to_act(state) if match.played_by_server(state, seat)]
         clocked = state.get("clock") is not None
         deadline = _next_deadline(state) if clocked else None
-        if clocked:  # before the append, so that a crash after it leaves the deadline to the janitor
+        if deadline is not None:  # noted before the append, so that a crash after it leaves it to the janitor
             self._store.note_deadline(match_id, deadline)
         if bots_owed:
             self._store.await_bot(match_id, began)
@@ -447,6 +447,8 @@ class MatchService:
         appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now)
         if isinstance(appended, Duplicate):
             return appended
+        if clocked and deadline is None:  # forgotten after it: a refused append must not lose the last one
+            self._store.note_deadline(match_id, None)
         if not bots_owed and current.meta and _bot_seats_to_act(current.meta):
             # only a bot owed before can have been noted; a note left by a crash or a lost race is the janitor's
             self._store.release_bot(match_id, began)
