@@ -77,7 +77,7 @@ def idle_match(base, move_ms):
         "game": "mantis", "seats": [{"name": "a"}, {"name": "b"}],
         "clock": {"move_ms": move_ms, "first_move_ms": 600_000, "zombie_after": 0}}).json()
     first_moves(session, base, created)
-    return created["id"]
+    return created["id"], created["seats"][0]["token"]
 
 
 def lateness(base, match_id, move_ms):
@@ -131,10 +131,12 @@ def main():
     args = parser.parse_args()
     with embedded_redis() as redis_url, whole_service(redis_url) as base:
         with ThreadPoolExecutor(16) as pool:
-            ids = list(pool.map(lambda _: idle_match(base, args.move_ms), range(args.matches)))
+            idle = list(pool.map(lambda _: idle_match(base, args.move_ms), range(args.matches)))
         moves = load(base, args.clients, args.seconds)  # the timers fire meanwhile
-        with ThreadPoolExecutor(16) as pool:
-            late = [value for found in pool.map(lambda m: lateness(base, m, args.move_ms), ids) for value in found]
+        with ThreadPoolExecutor(16) as pool:  # resigning ends them, so that their timers leave part 2 alone
+            late = [value for found in pool.map(lambda m: lateness(base, m[0], args.move_ms), idle) for value in found]
+            list(pool.map(lambda m: requests.post(f"{base}/v1/matches/{m[0]}/resign",
+                                                  headers={"Authorization": f"Bearer {m[1]}"}), idle))
         plain, clocked = [], []
         for _ in range(args.rounds):
             plain.append(load(base, args.clients, args.round_seconds))

@@ -84,7 +84,7 @@ def build_timer_queue(bot_queue: Queue) -> Queue:
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
     bots = build_bot_scheduler(config)
-    timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_result_ttl, config.job_failure_ttl)
+    timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_failure_ttl)
     return MatchService(RedisEventStore(client or build_redis(config)), bots,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, timers=timers)

@@ -57,21 +57,20 @@ class RqBotScheduler:
 
 
 class RqTurnTimers:
-    def __init__(self, queue: Queue, result_ttl: int = 10, failure_ttl: int = 86400):
+    def __init__(self, queue: Queue, failure_ttl: int = 86400):
+        """Every move of a clocked match schedules a timer, and most find their version gone: each is kept to
+        the least (no existence check before, no result after; a failed one is kept `failure_ttl`)."""
         self.queue = queue
-        self._result_ttl = result_ttl
         self._failure_ttl = failure_ttl
 
     def schedule(self, match_id: str, version: int, at: float) -> None:
         """Schedules the timer guarding `version` at `at` (seconds since the epoch). A timer that fires late,
         twice (RQ's scheduler may) or after the match moved on finds the version gone and does nothing; one
         lost with Redis is found by the janitor (MatchService.overdue_clocks)."""
-        job_id = timer_job_id(match_id, version, at)
+        job_id = timer_job_id(match_id, version, at)  # the same timer scheduled twice is one job
         try:
-            if Job.exists(job_id, connection=self.queue.connection):
-                return
             self.queue.enqueue_at(datetime.fromtimestamp(at, timezone.utc), "workers.jobs.time_out", match_id,
-                                  version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS,
-                                  result_ttl=self._result_ttl, failure_ttl=self._failure_ttl)
+                                  version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
+                                  failure_ttl=self._failure_ttl)
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)
