@@ -16,7 +16,7 @@ from api.etags import CODINGS
 from api.game_schemas import components
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
-from api.new_match import NEW_MATCH, NEW_SEAT, new_match_schema, new_seat_schema
+from api.new_match import NEW_CLOCK, NEW_MATCH, NEW_SEAT, clock_schema, new_match_schema, new_seat_schema
 from api.schemas import Error
 from api.streams import streams as stream_routes
 from api.viewer import viewer
@@ -80,6 +80,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         for name, schema in components(game.INFO).items():
             api.spec.components.schema(name, schema)
     api.spec.components.schema(NEW_SEAT, new_seat_schema())
+    api.spec.components.schema(NEW_CLOCK, clock_schema())
     api.spec.components.schema(NEW_MATCH, new_match_schema())
     for blueprint in (games, bots, matches, health):
         api.register_blueprint(blueprint)

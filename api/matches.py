@@ -52,7 +52,8 @@ class MatchList(MethodView):
         legal_moves=("getLegalMoves", CREATED_MATCH)))
     def post(self, body):
         """Create a match. The answer carries one secret token per human seat: it is shown only once."""
-        return service().create(body["game"], body["options"], body["seats"], body.get("seed"), seat_token())
+        return service().create(body["game"], body["options"], body["seats"], body.get("seed"), seat_token(),
+                                body.get("clock"))
 
 
 @matches.route("/<match_id>")
@@ -87,6 +88,17 @@ class MatchLeave(MethodView):
         """Give your seat up before the match starts (409 match_started after the deal): it is open again and
         your seat token stops working. Answers the match as a spectator sees it."""
         return service().leave(match_id, seat_token(required=True))
+
+
+@matches.route("/<match_id>/resign")
+class MatchResign(MethodView):
+    @matches.response(200, Match)
+    @matches.doc(security=[{"seatToken": []}], operationId="resignMatch")
+    def post(self, match_id):
+        """Resign: your seat is out and cannot win; with one seat left in it wins, else the others play on
+        and the greedy bot plays your seat (docs/clocks.md). A retry answers the same; 409 match_finished
+        when the match is over, match_not_started before the deal (leave instead)."""
+        return service().resign(match_id, seat_token(required=True))
 
 
 @matches.route("/<match_id>/legal-moves")

@@ -10,6 +10,7 @@ combinations that differ get an alternative each.
 from itertools import product
 
 from api.schemas import MAX_SEATS, NAME as NAME_LENGTH, SEED as SEED_LENGTH
+from domain import clock
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from domain.games import GAMES
@@ -17,11 +18,14 @@ from domain.games import GAMES
 NAME = {"type": "string", "minLength": NAME_LENGTH.min, "maxLength": NAME_LENGTH.max}
 SEED = {"type": "string", "minLength": SEED_LENGTH.min, "maxLength": SEED_LENGTH.max,
         "description": "makes the deal reproducible; recorded as client-seeded"}
-NEW_SEAT, NEW_MATCH = "NewSeat", "NewMatch"
+NEW_SEAT, NEW_MATCH, NEW_CLOCK = "NewSeat", "NewMatch", "NewClock"
 # docs/fairness.md: a client's seed may only decide cards hidden from its owner, so never with an open seat
 SEED_OWNER_PLAYS_EVERY_SEAT = {
     "description": "a seed, and no open seat",
     "properties": {"seats": {"items": {"not": {"required": ["open"], "properties": {"open": {"enum": [True]}}}}}}}
+# domain/clock.py: a clock needs a per-move limit or a bank (each part's default applies when it is left out)
+NO_LIMIT = {"allOf": [{"required": ["move_ms"], "properties": {"move_ms": {"enum": [0]}}},
+                      {"anyOf": [{"not": {"required": ["bank_ms"]}}, {"properties": {"bank_ms": {"enum": [0]}}}]}]}
 REQUEST_BODY = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{NEW_MATCH}"}}}}
 
 
@@ -63,8 +67,14 @@ def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
     options = _options_schema(info.options, choice)
     described = ", ".join(f"{name} {value}" for name, value in choice.items())
     return _object(f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats",
-                   {"game": {"type": "string", "enum": [info.id]}, "options": options, "seats": seats, "seed": SEED},
+                   {"game": {"type": "string", "enum": [info.id]}, "options": options, "seats": seats, "seed": SEED,
+                    "clock": {"$ref": f"#/components/schemas/{NEW_CLOCK}"}},
                    ["game", "seats"] + (["options"] if options.get("required") else []))
+
+
+def clock_schema() -> dict:
+    return {**_options_schema(clock.SPEC, {}), "description": "a turn clock (docs/clocks.md); none: no clock",
+            "not": {**NO_LIMIT, "description": "neither a per-move limit nor a bank"}}
 
 
 def _options_schema(options, choice: dict) -> dict:

@@ -3,6 +3,7 @@ the vocabularies are also published as OpenAPI components (see api/app.py)."""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.game_schemas import each_game
+from domain import clock
 from domain.games import GAMES
 from domain.match import ACTIVE, CLIENT_SEED, FINISHED, SERVER_SEED, WAITING
 from service.accounts import KINDS, NAME_PATTERN
@@ -47,6 +48,17 @@ class SeatSpec(Schema):
             raise ValidationError("bot_options go with a bot")
 
 
+def _clock_part(option) -> fields.Field:
+    """A part of the clock spec as domain/clock.py defines it (which checks it again)."""
+    if option.choices:
+        return fields.String(validate=validate.OneOf(option.choices), metadata={"description": option.description})
+    return fields.Integer(strict=True, validate=validate.Range(*option.bounds),
+                          metadata={"description": option.description})
+
+
+ClockSpec = Schema.from_dict({option.name: _clock_part(option) for option in clock.SPEC}, name="ClockSpec")
+
+
 class CreateMatch(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=40))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -55,6 +67,7 @@ class CreateMatch(Schema):
                          metadata={"description": "makes the deal reproducible; recorded as client-seeded. Refused "
                                                   "(422 client_seed_with_open_seats) when a seat is open: a seed "
                                                   "may only decide cards hidden from its owner (docs/fairness.md)"})
+    clock = fields.Nested(ClockSpec, metadata={"description": "a turn clock (docs/clocks.md); none: no clock"})
 
 
 class JoinMatch(Schema):
@@ -107,11 +120,40 @@ class Seat(Schema):
                                                                                      "whose seat it is, or null"})
     token = fields.String(metadata={"description": "only in the answer to POST /v1/matches, for human seats "
                                                    "that are no account's"})
+    zombie = fields.Boolean(required=True, metadata={
+        "description": "the greedy bot plays this seat to the end: it is out, or timed out too often"})
+    out = fields.String(allow_none=True, metadata={"enum": ["resigned", "forfeited", None],
+                                                   "description": "why the seat is out of the match, or null"})
 
 
 class Result(Schema):
     winners = fields.List(fields.Integer(), required=True)
     scores = fields.Dict(required=True, keys=fields.String(), values=fields.Raw())
+    out = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "the seats that resigned or forfeited (seat -> why): none of them wins"})
+    zombies = fields.List(fields.Integer(), metadata={
+        "description": "the seats played by the greedy bot after timing out too often (they stay in)"})
+    aborted = fields.Dict(metadata={"description": "{seat, reason}: the match was aborted (a first move never "
+                                                   "came); its result counts for nobody"})
+
+
+class ClockSeat(Schema):
+    bank_ms = fields.Integer(required=True, allow_none=True,
+                             metadata={"description": "the seat's bank as its pending decision began (null: no bank)"})
+    deadline = fields.String(required=True, allow_none=True,
+                             metadata={"description": "when its pending decision times out (UTC), or null"})
+    timeouts = fields.Integer(required=True)
+
+
+class Clock(Schema):
+    move_ms = fields.Integer(required=True)
+    bank_ms = fields.Integer(required=True)
+    increment_ms = fields.Integer(required=True)
+    first_move_ms = fields.Integer(required=True)
+    reaction_ms = fields.Integer(required=True)
+    on_timeout = fields.String(required=True)
+    zombie_after = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(ClockSeat), required=True)
 
 
 class Match(Schema):
@@ -132,6 +174,9 @@ class Match(Schema):
         "oneOf": each_game("View"),
         "description": "what you may see: the <Game>View of the match's `game`; null before the deal"})
     full_state = fields.Raw(metadata={"description": "GET .../state?full=true of a finished match: everything"})
+    clock = fields.Nested(Clock, metadata={"description": "the turn clock, if the match has one (docs/clocks.md)"})
+    deadline = fields.String(allow_none=True, metadata={
+        "description": "with a clock: when the first decision awaited times out (UTC), null when none is"})
 
 
 class MatchSummary(Schema):

@@ -23,7 +23,7 @@ from service.hub import Hub
 from service.matches import MatchService
 from service.ports import NoBots
 from service.streams import MatchStreams
-from workers.scheduler import RqBotScheduler
+from workers.scheduler import RqBotScheduler, RqTurnTimers, timer_queue_name
 
 
 @lru_cache(maxsize=1)
@@ -105,11 +105,18 @@ def build_bot_scheduler(config: Settings) -> RqBotScheduler:
     return RqBotScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
 
+def build_timer_queue(bot_queue: Queue) -> Queue:
+    return Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
+
+
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
-    return MatchService(build_event_store(config, client or build_redis(config)), build_bot_scheduler(config),
+    bots = build_bot_scheduler(config)
+    timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_failure_ttl)
+    return MatchService(build_event_store(config, client or build_redis(config)), bots,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
-                        accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after)
+                        accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
+                        timers=timers)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:

@@ -1,5 +1,5 @@
 """`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue (it enqueues the retries of failed bot
-turns when their time comes), as a program of its own under the supervisor rather than forked by a worker,
+turns when their time comes) and the turn-clock timers (workers/scheduler.py) when their deadline comes, as a program of its own under the supervisor rather than forked by a worker,
 whose SIGKILL would leave it orphaned and holding the scheduler lock.
 
 Its name is fixed per host and queue: RQ's scheduler lock belongs to a name, so a restarted scheduler
@@ -7,19 +7,39 @@ takes its own lock back at once instead of waiting for the dead one's lock to ex
 ends it with an error; its supervisor starts it again and it waits for Redis."""
 import logging
 import socket
+import time
 
 from rq.scheduler import RQScheduler
 
-from bootstrap import build_queue, settings, wait_for_redis
+from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
 
 log = logging.getLogger("cardroom.scheduler")
+POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
+
+
+class PollingScheduler(RQScheduler):
+    """RQ's scheduler, looking for due jobs every POLL_SECONDS rather than every `interval`: RQ sleeps whole
+    `interval` seconds (it also gives its locks interval + 60 s, and Redis wants whole seconds there), which
+    would let a turn-clock timer fire up to a second late. The loop is RQ's own (rq/scheduler.py, work)."""
+
+    def work(self):
+        self._install_signal_handlers()
+        self.register_birth()
+        while not self._stop_requested:
+            if self.should_reacquire_locks:
+                self.acquire_locks()
+            self.heartbeat()
+            self.enqueue_scheduled_jobs()
+            time.sleep(POLL_SECONDS)
+        self.stop()
 
 
 def main() -> None:
     config = settings()
     queue = build_queue(config)
     wait_for_redis(queue.connection, log)
-    RQScheduler([queue], connection=queue.connection, name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
+    PollingScheduler([queue, build_timer_queue(queue)], connection=queue.connection,
+                     name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
 
 
 if __name__ == "__main__":

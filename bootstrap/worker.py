@@ -11,7 +11,7 @@ import time
 import redis
 from rq import SimpleWorker
 
-from bootstrap import build_bot_scheduler, build_match_service, settings, wait_for_redis
+from bootstrap import build_bot_scheduler, build_match_service, build_timer_queue, settings, wait_for_redis
 from workers import jobs
 from workers.janitor import sweep
 
@@ -56,7 +56,7 @@ def main() -> None:
     wait_for_redis(queue.connection, log)
     service = build_match_service(config)
     jobs.configure(service)
-    worker = BotWorker([queue], connection=queue.connection)
+    worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
     threading.Thread(target=run_janitor, args=(service, scheduler, config), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / 3, threading.Event()), daemon=True,
                      name="heartbeat").start()

@@ -6,23 +6,40 @@ It is a decider too. Its own events are public; the game's events are redacted b
     seat_left      {seat}                    a seat given up before the deal: it is open again
     <game events>  the deal when the last seat is filled
     moved          {seat, move}              each move, followed by the game's events it decided
+    seat_resigned  {seat}                    the seat is out (see OUT below)
+    turn_timed_out {seat, version}           the seat's clock ran out at that version; followed by the greedy
+                                             bot's move for it, or seat_forfeited, or match_aborted
+    seat_forfeited {seat}                    the seat is out for running out of time
+    match_aborted  {seat}                    that seat's first decision never came: the match ends, no result
     match_finished {result, seed, salt}      appended with the move that ends the game
-Its state: {game, options, seats, status, version, commitment, seed_source, game_state, result, seed, salt}.
+Its state: {game, options, seats, status, version, commitment, seed_source, game_state, result, seed, salt,
+clock, out}: `clock` is the turn clock (domain/clock.py; None without one), `out` maps a seat (as a string)
+to "resigned" or "forfeited".
+
+OUT: a seat that resigned or forfeited cannot win. When fewer than two seats are still in, the match ends
+at once and the seats still in win; otherwise the others play on and the out seat's decisions are made by
+the greedy bot in the workers, as a bot seat's (a "zombie" seat: `seats[i]["zombie"]`). A seat that timed
+out `zombie_after` times is played the same way to the end, but stays in. The result names both:
+`{"winners", "scores", "out": {seat: why}, "zombies": [seats]}`; an aborted match's result is
+`{"winners": [], "scores": {}, "aborted": {"seat", "reason"}}` and counts for nobody.
 
 Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes from Rng.derive(seed, label)
 (see domain/rng.py), and the seed and salt are revealed in match_finished.
 """
 import hashlib
 
+from domain import clock
 from domain.errors import InvalidSetup
 from domain.games import get_game
-from domain.bots import bot_options
+from domain.bots import BOTS, bot_options
 from domain.protocol import require
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 SERVER_SEED, CLIENT_SEED = "server", "client"  # seed_source: who chose the seed
-MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "moved", "match_finished")  # public; the rest are the game's
+MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "moved", "seat_resigned", "turn_timed_out",
+                "seat_forfeited", "match_aborted", "match_finished")  # public; the rest are the game's
+RESIGNED, FORFEITED = "resigned", "forfeited"
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -31,11 +48,12 @@ def commitment(seed: str, salt: str) -> str:
 
 # --- decide -----------------------------------------------------------------------------------------
 def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str, seed_source: str,
-           owner: str | None = None) -> list[dict]:
+           owner: str | None = None, clock_spec: dict | None = None) -> list[dict]:
     """`seats[i]["account"]` is an account's id (an account holds one seat of a match at most); `owner` is the
-    creator's account, if the creator showed one."""
+    creator's account, if the creator showed one; `clock_spec` the turn clock asked for (None: no clock)."""
     game = get_game(game_id)
     checked = game.options(options, len(seats))
+    timed = {"clock": clock.spec(clock_spec)} if clock_spec is not None else {}
     seated = [_seat(spec, i) for i, spec in enumerate(seats)]
     accounts = [seat["account"] for seat in seated if "account" in seat]
     if len(set(accounts)) < len(accounts):
@@ -46,7 +64,7 @@ def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str,
     owned = {"owner": owner} if seed_source == CLIENT_SEED and owner else {}
     return [{"type": "match_created", "data": {
         "game": game_id, "options": checked, "seats": seated,
-        "commitment": seed_commitment, "seed_source": seed_source, **owned}}]
+        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed}}]
 
 
 def check_seed_owner_plays_every_human_seat(seats: list[dict], owner: str | None = None) -> None:
@@ -113,16 +131,83 @@ def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dic
     events = [{"type": "moved", "data": {"seat": seat, "move": move}}] + events
     result = game.outcome(game_state)
     if result is not None:
-        events = events + [{"type": "match_finished", "data": {"result": result, "seed": seed, "salt": salt}}]
+        events = events + [_finished(_with_out_seats(state, result), seed, salt)]
     return events
+
+
+def resign(state: dict, seat: int, seed: str, salt: str) -> list[dict]:
+    """The seat gives up: it is out (see OUT above)."""
+    require(state["status"] != FINISHED, "match_finished", "the match is over")
+    require(state["status"] == ACTIVE, "match_not_started", "the match has not started: leave it instead")
+    require(str(seat) not in _out_seats(state), "seat_out", "this seat is out of the match already")
+    return _out(state, seat, "seat_resigned", seed, salt)
+
+
+def time_out(state: dict, seat: int, now: int, seed: str, salt: str) -> list[dict]:
+    """The seat's clock ran out at `now` (ms since the epoch): what the clock's rules do in its place."""
+    require(state["status"] == ACTIVE, "match_not_active", "the match is not going on")
+    require(state.get("clock") is not None and seat in clock.due(state["clock"], now), "not_timed_out",
+            f"seat {seat} has time left")
+    timed_out = [{"type": "turn_timed_out", "data": {"seat": seat, "version": state["version"]}}]
+    if clock.aborts(state["clock"], seat):
+        aborted = {"winners": [], "scores": {}, "aborted": {"seat": seat, "reason": "first_move_timeout"}}
+        return timed_out + [{"type": "match_aborted", "data": {"seat": seat}}, _finished(aborted, seed, salt)]
+    after = evolve_all(state, timed_out)
+    if state["clock"]["spec"]["on_timeout"] == clock.FORFEIT:
+        return timed_out + _out(after, seat, "seat_forfeited", seed, salt)
+    return timed_out + decide(after, seat, substitute_move(state, seat, seed), seed, salt)
+
+
+def substitute_move(state: dict, seat: int, seed: str) -> dict:
+    """The greedy bot's move for a seat that the server plays (out, zombie, or timed out), from its view alone."""
+    rng = Rng.derive(seed, f"substitute:{seat}:{state['version']}").python_random()
+    return BOTS["greedy"].policy(get_game(state["game"]), view(state, seat), seat, legal_moves(state, seat), rng)
+
+
+def _out(state: dict, seat: int, kind: str, seed: str, salt: str) -> list[dict]:
+    events = [{"type": kind, "data": {"seat": seat}}]
+    still_in = seats_in(evolve_all(state, events))
+    if len(still_in) < 2:
+        result = _with_out_seats(evolve_all(state, events), {"winners": still_in, "scores": {}})
+        events.append(_finished(result, seed, salt))
+    return events
+
+
+def _with_out_seats(state: dict, result: dict) -> dict:
+    """The game's result with the out seats taken off the winners, and the out and zombie seats named."""
+    out = {**_out_seats(state)}
+    zombies = [seat for seat, s in enumerate(state["seats"]) if s.get("zombie") and str(seat) not in out]
+    return {**result, "winners": [s for s in result["winners"] if str(s) not in out],
+            **({"out": out} if out else {}), **({"zombies": zombies} if zombies else {})}
+
+
+def _finished(result: dict, seed: str, salt: str) -> dict:
+    return {"type": "match_finished", "data": {"result": result, "seed": seed, "salt": salt}}
 
 
 # --- evolve -----------------------------------------------------------------------------------------
 def evolve(state: dict | None, event: dict) -> dict:
     data, kind = event["data"], event["type"]
     if kind == "match_created":
+        timer = clock.start(data["clock"], len(data["seats"])) if "clock" in data else None
         return {**data, "status": WAITING, "version": 1, "game_state": None, "result": None,
-                "seed": None, "salt": None}
+                "seed": None, "salt": None, "clock": timer, "out": {}}
+    state = _evolve(state, event)
+    if state.get("clock") and "time" in event:  # a stored event: its time moves the clock
+        state = {**state, "clock": _tick(state, event)}
+    return state
+
+
+def _tick(state: dict, event: dict) -> dict:
+    now, timer = clock.millis(event["time"]), state["clock"]
+    if event["type"] == "moved":
+        timer = clock.moved(timer, event["data"]["seat"], now)
+    seats = to_act(state)
+    return clock.awaiting(timer, [s for s in seats if not played_by_server(state, s)], len(seats) > 1, now)
+
+
+def _evolve(state: dict, event: dict) -> dict:
+    data, kind = event["data"], event["type"]
     state = {**state, "version": state["version"] + 1}
     if kind == "seat_joined":
         seats = list(state["seats"])
@@ -135,7 +220,13 @@ def evolve(state: dict | None, event: dict) -> dict:
         return {**state, "seats": seats}
     if kind == "match_finished":
         return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
-    if kind == "moved":
+    if kind in ("seat_resigned", "seat_forfeited"):
+        why = RESIGNED if kind == "seat_resigned" else FORFEITED
+        return _zombie({**state, "out": {**_out_seats(state), str(data["seat"]): why}}, data["seat"])
+    if kind == "turn_timed_out":
+        state = {**state, "clock": clock.timed_out(state["clock"], data["seat"])}
+        return _zombie(state, data["seat"]) if clock.is_zombie(state["clock"], data["seat"]) else state
+    if kind in ("moved", "match_aborted"):
         return state
     game = get_game(state["game"])
     return {**state, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
@@ -147,7 +238,40 @@ def evolve_all(state: dict | None, events: list[dict]) -> dict:
     return state
 
 
+def _zombie(state: dict, seat: int) -> dict:
+    seats = list(state["seats"])
+    seats[seat] = {**seats[seat], "zombie": True}
+    return {**state, "seats": seats}
+
+
 # --- reading ----------------------------------------------------------------------------------------
+def _out_seats(state: dict) -> dict:
+    return state.get("out") or {}  # a state folded before seats could be out has none
+
+
+def seat_out(state: dict, seat: int) -> str | None:
+    """Why the seat is out ("resigned" or "forfeited"), None while it is in."""
+    return _out_seats(state).get(str(seat))
+
+
+def seats_in(state: dict) -> list[int]:
+    """The seats that have not resigned or forfeited."""
+    return [seat for seat in range(len(state["seats"])) if str(seat) not in _out_seats(state)]
+
+
+def played_by_server(state: dict, seat: int) -> bool:
+    """A bot seat, or a zombie: a seat that is out or timed out too often, played by the greedy bot."""
+    return bool(state["seats"][seat]["bot"] or state["seats"][seat].get("zombie"))
+
+
+def deadlines(state: dict) -> dict[int, int]:
+    """Each seat's clock deadline (ms since the epoch) for the decision it owes; empty without a clock."""
+    timer = state.get("clock")
+    if not timer or state["status"] != ACTIVE:
+        return {}
+    return {seat: d for seat in range(len(state["seats"])) if (d := clock.deadline(timer, seat)) is not None}
+
+
 def to_act(state: dict) -> list[int]:
     if state["status"] != ACTIVE:
         return []

@@ -55,11 +55,12 @@ class VersionConflict(Exception):
 class EventStore(ABC):
     @abstractmethod
     def append(self, match_id: str, expected: Head, events: list[dict], *, meta: dict[str, str] | None = None,
-               idempotency: tuple[str, str] | None = None) -> Appended | Duplicate:
+               idempotency: tuple[str, str] | None = None, time: str | None = None) -> Appended | Duplicate:
         """Append all events after `expected` or none. Raises VersionConflict if the log is not at
         `expected`. With idempotency=(key, record): if key was recorded before, return Duplicate and
         append nothing; else append and remember record under key, atomically. `meta` fields are set
-        in the same step (the store adds version and head)."""
+        in the same step (the store adds version and head). `time`: the events' time (ISO 8601 UTC; default:
+        the store's clock), given by a caller that folded the events with it (a turn clock reads it)."""
 
     @abstractmethod
     def load(self, match_id: str, upto: int | None = None, since: int = 0) -> Loaded | None:
@@ -125,6 +126,14 @@ class EventStore(ABC):
     @abstractmethod
     def release_bot(self, match_id: str, noted_by: float) -> None:
         """Forget that the match awaits a bot, unless it was noted again after `noted_by`."""
+
+    @abstractmethod
+    def note_deadline(self, match_id: str, deadline: float | None) -> None:
+        """Note when the match's turn clock next runs out (seconds since the epoch); None forgets it."""
+
+    @abstractmethod
+    def deadlines_passed(self, before: float, limit: int) -> list[tuple[str, float]]:
+        """(match, deadline) of the matches whose noted deadline is before `before`, earliest first."""
 
     @abstractmethod
     def expire_extras(self, match_id: str, seconds: int) -> None:

@@ -22,10 +22,11 @@ class InMemoryEventStore(EventStore):
         self._listed: dict[str, tuple[int, str]] = {}  # match -> (position, game)
         self._statuses: dict[str, set[str]] = defaultdict(set)  # match -> the statuses it is listed under
         self._awaiting_bot: dict[str, float] = {}
+        self._deadlines: dict[str, float] = {}
         self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
         self._archive_due: dict[str, float] = {}
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None):
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
         with self._lock:
             if idempotency and idempotency[0] in self._idempotency[match_id]:
                 return Duplicate(self._idempotency[match_id][idempotency[0]])
@@ -33,7 +34,7 @@ class InMemoryEventStore(EventStore):
             current = Head(len(log), log[-1]["hash"] if log else GENESIS)
             if current != expected:
                 raise VersionConflict(current.version)
-            stored = seal(events, expected.version, expected.hash, self._clock())
+            stored = seal(events, expected.version, expected.hash, time or self._clock())
             log.extend(stored)
             head = Head(len(log), log[-1]["hash"])
             self._meta.setdefault(match_id, {}).update({**(meta or {}), "version": str(head.version),
@@ -127,6 +128,17 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             if self._awaiting_bot.get(match_id, noted_by + 1) <= noted_by:
                 del self._awaiting_bot[match_id]
+
+    def note_deadline(self, match_id, deadline):
+        with self._lock:
+            if deadline is None:
+                self._deadlines.pop(match_id, None)
+            else:
+                self._deadlines[match_id] = deadline
+
+    def deadlines_passed(self, before, limit):
+        with self._lock:
+            return sorted(((m, d) for m, d in self._deadlines.items() if d < before), key=lambda noted: noted[1])[:limit]
 
     def expire_extras(self, match_id, seconds):
         with self._lock:

@@ -38,8 +38,8 @@ class ClusterEventStore(RedisEventStore):
         self._rescan_at = 0.0
         self._followed: set[str] = set()  # the logs the previous tail was asked for
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None):
-        outcome = super().append(match_id, expected, events, meta=meta, idempotency=idempotency)
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
+        outcome = super().append(match_id, expected, events, meta=meta, idempotency=idempotency, time=time)
         if isinstance(outcome, Appended) and outcome.events:
             self._redis.xadd(CHANGES, {"m": match_id}, maxlen=CHANGES_KEPT, approximate=True)
         return outcome

@@ -77,6 +77,7 @@ if since and tonumber(since) <= tonumber(ARGV[2]) then return redis.call('ZREM',
 return 0
 """
 BOTS_AWAITED = "cr:bots:awaited"
+DEADLINES = "cr:clocks:deadlines"
 
 # KEYS: events, meta, snaps, idem, archive. ARGV: the version archived, its compressed log. Replaces the hot
 # keys by the archive unless the log changed since it was read (0: try again) or was archived already (-1).
@@ -131,8 +132,8 @@ class RedisEventStore(EventStore):
         socket_timeout = _socket_timeout(client)
         self._longest_block = socket_timeout * SOCKET_MARGIN if socket_timeout else None
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None):
-        stored = seal(events, expected.version, expected.hash, self._clock())
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
+        stored = seal(events, expected.version, expected.hash, time or self._clock())
         head = Head(expected.version + len(stored), stored[-1]["hash"] if stored else expected.hash)
         events_key, meta_key, _, idem_key = keys(match_id)
         key, record = idempotency or ("", "")
@@ -290,6 +291,16 @@ class RedisEventStore(EventStore):
                                  args=[version or "", packed])
         self._redis.zrem(ARCHIVE_DUE, match_id)
         return done == 1
+
+    def note_deadline(self, match_id, deadline):
+        if deadline is None:
+            self._redis.zrem(DEADLINES, match_id)
+        else:
+            self._redis.zadd(DEADLINES, {match_id: deadline})
+
+    def deadlines_passed(self, before, limit):
+        found = self._redis.zrangebyscore(DEADLINES, "-inf", f"({before!r}", start=0, num=limit, withscores=True)
+        return [(match_id, deadline) for match_id, deadline in found]
 
     def expire_extras(self, match_id, seconds):
         _, _, snaps_key, idem_key = keys(match_id)

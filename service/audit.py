@@ -4,14 +4,15 @@ on the stored log. It needs nothing but the domain and the hash chain (no Redis,
 A complete log is checked in this order; the first fault is the verdict, naming its event:
   1. the hash chain: versions 1, 2, 3, ...; each prev is the hash before it; each hash matches its content;
   2. the seed: SHA-256("<salt>:<seed>") equals the commitment published in match_created;
-  3. every command again: match_created is re-created from its own content, each join and each move is
-     re-decided (the deal and every shuffle are re-derived from the seed) and must give exactly the
-     logged events; a move the rules refuse is a fault;
+  3. every command again: match_created is re-created from its own content, each join, move, resignation
+     and timeout is re-decided (the deal, every shuffle and every substitute move are re-derived from the
+     seed; a timeout must come at or after its deadline, by the clock folded from the events' times) and
+     must give exactly the logged events; a command the rules refuse is a fault;
   4. the end: the log ends with match_finished, whose result is the one the rules give.
 """
 from dataclasses import asdict, dataclass, field
 
-from domain import match
+from domain import clock, match
 from domain.errors import RuleViolation
 from eventstore.chain import GENESIS, first_break
 
@@ -103,7 +104,7 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
     specs = [_seat_spec(seat) for seat in created["seats"]]
     _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
                                                        created["commitment"], created["seed_source"],
-                                                       created.get("owner"))))
+                                                       created.get("owner"), created.get("clock"))))
     state = match.evolve(None, events[0])
     position = 1 + _expect(events, 1, match.open_events(state, seed))
     state = match.evolve_all(state, events[1:position])
@@ -118,6 +119,11 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
         elif event["type"] == "moved":
             data = event["data"]
             decided = _decided(version, lambda: match.decide(state, data["seat"], data["move"], seed, salt))
+        elif event["type"] == "seat_resigned":
+            decided = _decided(version, lambda: match.resign(state, event["data"]["seat"], seed, salt))
+        elif event["type"] == "turn_timed_out":
+            decided = _decided(version, lambda: match.time_out(state, event["data"]["seat"],
+                                                                   clock.millis(event["time"]), seed, salt))
         else:
             raise Fault(version, f"no command produces a {event['type']!r} event here")
         count = _expect(events, position, decided)

@@ -9,26 +9,30 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 import uuid
 from dataclasses import dataclass
 
-from domain import match
+from domain import clock, match
 from domain.bots import BOTS
-from domain.errors import InvalidSetup
+from domain.errors import IllegalMove, InvalidSetup
 from domain.games import get_game
 from domain.rng import Rng
 from eventstore.base import Duplicate, EventStore, Head, Snapshot, VersionConflict
 from eventstore.chain import canonical
-from eventstore.clock import utc_now
+from eventstore.clock import utc_at, utc_now
 from service.accounts import AccountService
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from service.ports import BotScheduler
+from service.ports import BotScheduler, NoTimers, TurnTimers
 from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
+MAX_TIMEOUTS_AT_ONCE = 8  # seats timed out by one timer when their deadlines passed together (a reaction window)
+EARLY_WAIT_SECONDS = 1.0  # a timer this early is deferred in its process (RQ keeps whole seconds); earlier: again
 STALLED_BATCH = 1000  # awaited bot turns looked at per janitor pass, oldest first
+OVERDUE_BATCH = 1000  # passed clock deadlines looked at per janitor pass, earliest first
 RECENT_MATCHES = 500  # folded states remembered per process (service/recent.py), 25-60 KB each
 ARCHIVE_BATCH = 100  # finished matches archived per pass, the longest due first
 log = logging.getLogger(__name__)
@@ -52,13 +56,18 @@ class Current:
 class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
-                 recent_matches: int = RECENT_MATCHES, archive_after: float = 0):
+                 recent_matches: int = RECENT_MATCHES, archive_after: float = 0,
+                 timers: TurnTimers | None = None, defer=None):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
         `recent_matches`: how many matches' folded states this process remembers (0: none).
         `archive_after`: seconds after it finished that a match's log is archived (compressed out of the hot
-        keys, read back transparently: docs/deployment.md); 0: never."""
+        keys, read back transparently: docs/deployment.md); 0: never.
+        `timers`: where a turn clock's next deadline is scheduled (default: nowhere, the janitor's pass only).
+        `defer(seconds, call)`: runs `call` that much later without holding the caller (a timer fired
+        early by RQ's whole-second scheduling; default: a thread timer, lost with its process, which the
+        janitor makes up for)."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -68,12 +77,14 @@ class MatchService:
         self._keep_finished_extras = keep_finished_extras
         self._recent = RecentMatches(recent_matches)
         self._archive_after = archive_after
+        self._timers = timers or NoTimers()
+        self._defer = defer or _in_a_thread
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None) -> dict:
+               credential: str | None = None, clock_spec: dict | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
-        seed a match whose every human seat is its own)."""
+        seed a match whose every human seat is its own). `clock_spec`: the turn clock (docs/clocks.md)."""
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec) if spec.get("account") else spec for spec in seats]
@@ -81,10 +92,11 @@ class MatchService:
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                              owner["id"] if owner else None)
-        state = match.evolve_all(None, events)
+                              owner["id"] if owner else None, clock_spec)
+        now = self._stamp()
+        state = match.evolve_all(None, _timed(events, now))
         opening = match.open_events(state, seed)
-        state = match.evolve_all(state, opening)
+        state = match.evolve_all(state, _timed(opening, now))
         tokens = {seat: secrets.token_urlsafe(24) for seat, s in enumerate(state["seats"])
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
         match_id = uuid.uuid4().hex
@@ -97,7 +109,7 @@ class MatchService:
                         "tokens": json.dumps([_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))])}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
-        self._append(match_id, Current({}, None, Head()), events + opening, state, secrets_meta)
+        self._append(match_id, Current({}, None, Head()), events + opening, state, now, secrets_meta)
         document = self.document(match_id, state, None)
         for seat, token in tokens.items():
             document["seats"][seat]["token"] = token
@@ -138,6 +150,9 @@ class MatchService:
         if current is None or current.head.version != expected_version:
             current = self._load(match_id)  # at the expected version, the append alone checks it is current
         seat = self._seat(current.meta, token, required=True)
+        if match.played_by_server(current.state, seat):
+            raise Unprocessable("seat_played_by_server", "the greedy bot plays this seat to the end of the match "
+                                                         "(it resigned, forfeited or timed out too often)")
         request = _fingerprint(move, expected_version)
         key = f"{seat}:{idempotency_key}" if idempotency_key else None
         if key:
@@ -150,7 +165,7 @@ class MatchService:
         """Play the turn a bot seat is awaited for at `version`; 'stale' if that turn is gone."""
         current = self._load(match_id)
         state = current.state
-        bot = state["seats"][seat]["bot"] if 0 <= seat < len(state["seats"]) else None
+        bot = _server_bot(state, seat) if 0 <= seat < len(state["seats"]) else None
         if not bot or state["version"] != version or seat not in match.to_act(state):
             return "stale"
         rng = Rng.derive(current.meta["seed"], f"bot:{seat}:{version}").python_random()
@@ -165,6 +180,74 @@ class MatchService:
         except Conflict:
             return "stale"
         return "played"
+
+    def resign(self, match_id: str, token: str | None) -> dict:
+        """The caller's seat gives up (docs/clocks.md, "Resign"): 200 with the match; a retry after it
+        resigned answers the same, even once its resignation has ended the match."""
+        for _ in range(JOIN_ATTEMPTS):
+            current = self._load(match_id)
+            seat = self._seat(current.meta, token, required=True)
+            if match.seat_out(current.state, seat) == match.RESIGNED:
+                return self.document(match_id, current.state, seat)
+            try:
+                events = match.resign(current.state, seat, current.meta["seed"], current.meta["salt"])
+            except IllegalMove as refused:  # the match's state is in the way, not the request
+                raise Conflict(refused.reason, refused.message) from None
+            try:
+                state = self._append_now(match_id, current, events)
+            except VersionConflict:
+                continue
+            return self.document(match_id, state, seat)
+        raise Conflict("busy", "the match kept changing while resigning; try again")
+
+    def time_out(self, match_id: str, version: int) -> str:
+        """What a timer guarding `version` does when it fires: 'stale' if the match moved on (or the timer is
+        a duplicate), 'early' if no deadline has passed yet (it is deferred or scheduled again), else
+        'timed_out' once every seat whose time ran out has had its timeout appended."""
+        if int(self._meta(match_id)["version"]) != version:
+            return "stale"
+        outcome = "stale"
+        for _ in range(MAX_TIMEOUTS_AT_ONCE):
+            current = self._load(match_id)
+            deadline = _next_deadline(current.state)
+            if current.state["version"] != version or deadline is None:
+                return outcome
+            early = deadline - self._clock()
+            if outcome == "stale" and early > 0:  # RQ's scheduler files a job under its whole second
+                if early > EARLY_WAIT_SECONDS:
+                    return self._reschedule(match_id, current.state)
+                self._defer(early, lambda: self.time_out(match_id, version))
+                return "early"
+            now = self._stamp()
+            late = clock.due(current.state["clock"], clock.millis(now))
+            if not late:  # after a timeout, only the seats already late too (a reaction window)
+                return outcome
+            events = match.time_out(current.state, late[0], clock.millis(now), current.meta["seed"],
+                                    current.meta["salt"])
+            try:
+                state = self._append_now(match_id, current, events, now)
+            except VersionConflict:
+                return outcome
+            version, outcome = state["version"], "timed_out"
+        return outcome
+
+    def overdue_clocks(self, grace: float) -> list[tuple[str, int]]:
+        """(match, version) of the clocked matches whose deadline passed more than `grace` seconds ago: the
+        timers lost with a crashed worker or a Redis restart. Forgets the matches with no deadline any more
+        and notes again the deadline of those whose noted one was not current (a lost race of two notes)."""
+        now = self._clock()
+        overdue = []
+        for match_id, noted in self._store.deadlines_passed(now - grace, OVERDUE_BATCH):
+            try:
+                state = self._load(match_id).state
+            except NotFound:
+                state = None
+            deadline = _next_deadline(state) if state else None
+            if deadline is not None and deadline < now - grace:
+                overdue.append((match_id, state["version"]))
+            elif deadline != noted:
+                self._store.note_deadline(match_id, deadline)
+        return overdue
 
     # --- reads --------------------------------------------------------------------------------------
     def get(self, match_id: str, token: str | None) -> dict:
@@ -320,11 +403,13 @@ class MatchService:
             raise Conflict("version_conflict", f"the match is at version {version}, not {expected_version}",
                            current_version=version)
         events = match.decide(current.state, seat, move, current.meta["seed"], current.meta["salt"])
-        state = match.evolve_all(current.state, events)
+        now = self._stamp()
+        state = match.evolve_all(current.state, _timed(events, now))
         record = json.dumps({"request": request, "first": version + 1, "last": version + len(events),
                              "status": state["status"], "to_act": match.to_act(state)})
         try:
-            appended = self._append(match_id, current, events, state, idempotency=(key, record) if key else None)
+            appended = self._append(match_id, current, events, state, now,
+                                    idempotency=(key, record) if key else None)
         except VersionConflict as conflict:
             self._recent.forget(match_id)
             raise Conflict("version_conflict", f"the match moved on to version {conflict.current}",
@@ -335,21 +420,45 @@ class MatchService:
         return {"version": appended.head.version, "status": state["status"], "to_act": match.to_act(state),
                 "events": [present(state["game"], finished, e, seat) for e in appended.events]}
 
-    def _append(self, match_id, current, events, state, meta=None, idempotency=None):
+    def _append_now(self, match_id: str, current: Current, events: list[dict], now: str | None = None) -> dict:
+        """Appends `events` at the time `now` (default: this moment); returns the new state."""
+        now = now or self._stamp()
+        state = match.evolve_all(current.state, _timed(events, now))
+        self._append(match_id, current, events, state, now)
+        return state
+
+    def _reschedule(self, match_id: str, state: dict) -> str:
+        deadline = _next_deadline(state)
+        if deadline is None:
+            return "stale"
+        self._timers.schedule(match_id, state["version"], deadline)
+        return "early"
+
+    def _stamp(self) -> str:
+        """This moment as the time of the events about to be appended: a turn clock folds the same time."""
+        return utc_at(self._clock())
+
+    def _append(self, match_id, current, events, state, now, meta=None, idempotency=None):
         meta = {**(meta or {}), "game": state["game"], "status": state["status"],
                 "to_act": json.dumps(match.to_act(state)), "result": json.dumps(state["result"]),
                 "seats": json.dumps(state["seats"]), "updated_at": repr(self._clock())}
         # The indexes cannot share the append's Lua script (other Redis Cluster slots), so they are kept a
         # superset of the truth: listed before the append, unlisted after it.
         began, status_was = self._clock(), current.meta.get("status")
-        bots_owed = [seat for seat in match.to_act(state) if state["seats"][seat]["bot"]]
+        bots_owed = [seat for seat in match.to_act(state) if match.played_by_server(state, seat)]
+        clocked = state.get("clock") is not None
+        deadline = _next_deadline(state) if clocked else None
+        if deadline is not None:  # noted before the append, so that a crash after it leaves it to the janitor
+            self._store.note_deadline(match_id, deadline)
         if bots_owed:
             self._store.await_bot(match_id, began)
         if state["status"] != status_was:
             self._store.list_status(match_id, state["game"], state["status"])
-        appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency)
+        appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now)
         if isinstance(appended, Duplicate):
             return appended
+        if clocked and deadline is None:  # forgotten after it: a refused append must not lose the last one
+            self._store.note_deadline(match_id, None)
         if not bots_owed and current.meta and _bot_seats_to_act(current.meta):
             # only a bot owed before can have been noted; a note left by a crash or a lost race is the janitor's
             self._store.release_bot(match_id, began)
@@ -365,6 +474,8 @@ class MatchService:
                 self._store.archive_when(match_id, self._clock() + self._archive_after)
         for seat in bots_owed[:1]:  # one at a time: the next append schedules the next (see ONE_BOT_AT_A_TIME)
             self._bots.schedule(match_id, seat, appended.head.version)
+        if deadline is not None:
+            self._timers.schedule(match_id, appended.head.version, deadline)
         return appended
 
     def _replay(self, match_id, seat, record, request) -> dict:
@@ -434,9 +545,10 @@ class MatchService:
                 raise Conflict(refused.reason, refused.message) from None
             hashes = json.loads(current.meta["tokens"])
             hashes[seat] = token_hash
-            state = match.evolve_all(current.state, events)
+            now = self._stamp()
+            state = match.evolve_all(current.state, _timed(events, now))
             try:
-                self._append(match_id, current, events, state, {"tokens": json.dumps(hashes)})
+                self._append(match_id, current, events, state, now, {"tokens": json.dumps(hashes)})
             except VersionConflict:
                 continue
             return seat, state
@@ -472,9 +584,9 @@ class MatchService:
         return {
             "id": match_id, "game": state["game"], "options": state["options"], "status": state["status"],
             "version": state["version"],
-            "seats": _seats(state["seats"]), "to_act": match.to_act(state), "result": state["result"], "you": seat,
-            "commitment": state["commitment"], "seed_source": state["seed_source"],
-            "view": match.view(state, seat),
+            "seats": _seats(state["seats"], state), "to_act": match.to_act(state), "result": state["result"],
+            "you": seat, "commitment": state["commitment"], "seed_source": state["seed_source"],
+            "view": match.view(state, seat), **_clock_document(state),
         }
 
 
@@ -504,12 +616,51 @@ def _continues(head: Head, loaded) -> bool:
 
 def _bot_seats_to_act(meta: dict) -> list[int]:
     seats = json.loads(meta["seats"])
-    return [seat for seat in json.loads(meta["to_act"]) if seats[seat]["bot"]]
+    return [seat for seat in json.loads(meta["to_act"]) if seats[seat]["bot"] or seats[seat].get("zombie")]
 
 
-def _seats(seats: list[dict]) -> list[dict]:
-    return [{"seat": i, "name": s["name"], "bot": s["bot"], "open": s["open"], "account": s.get("account")}
+def _server_bot(state: dict, seat: int) -> str | None:
+    """The bot kind that plays the seat: its own, or the greedy bot for a zombie (docs/clocks.md)."""
+    return state["seats"][seat]["bot"] or ("greedy" if state["seats"][seat].get("zombie") else None)
+
+
+def _in_a_thread(seconds: float, call) -> None:
+    timer = threading.Timer(seconds, call)
+    timer.daemon = True
+    timer.start()
+
+
+def _timed(events: list[dict], now: str) -> list[dict]:
+    """The events with the time the store will give them, so that a turn clock folds them as stored."""
+    return [{**event, "time": now} for event in events]
+
+
+def _next_deadline(state: dict) -> float | None:
+    """The earliest clock deadline of the match, in seconds since the epoch; None if no seat is on the clock."""
+    deadlines = match.deadlines(state)
+    return min(deadlines.values()) / 1000 if deadlines else None
+
+
+def _seats(seats: list[dict], state: dict | None = None) -> list[dict]:
+    """The seats as shown; with the match's `state`, also why a seat is out."""
+    return [{"seat": i, "name": s["name"], "bot": s["bot"], "open": s["open"], "account": s.get("account"),
+             "zombie": bool(s.get("zombie")), **({"out": match.seat_out(state, i)} if state else {})}
             for i, s in enumerate(seats)]
+
+
+def _clock_document(state: dict) -> dict:
+    """The turn clock as a client shows it: `deadline`, when the first decision awaited times out (absolute
+    UTC, so a countdown does not drift), and per seat its bank as its pending decision began, that
+    decision's deadline and its timeouts so far. Nothing for a match without a clock."""
+    timer = state.get("clock")
+    if timer is None:
+        return {}
+    deadlines = match.deadlines(state)
+    seats = [{"bank_ms": timer["bank"][seat] if timer["spec"]["bank_ms"] else None,
+              "deadline": utc_at(deadlines[seat] / 1000) if seat in deadlines else None,
+              "timeouts": timer["timeouts"][seat]} for seat in range(len(state["seats"]))]
+    return {"clock": {**timer["spec"], "seats": seats},
+            "deadline": utc_at(min(deadlines.values()) / 1000) if deadlines else None}
 
 
 def account_seat(meta: dict, account_id: str) -> int | None:

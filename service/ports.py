@@ -7,6 +7,19 @@ class BotScheduler(Protocol):
         """Arrange for the bot at `seat` to play the turn awaited at `version` (at most once per turn)."""
 
 
+class TurnTimers(Protocol):
+    def schedule(self, match_id: str, version: int, at: float) -> None:
+        """Arrange for the match's turn clock to be checked at `at` (seconds since the epoch), if the match is
+        still at `version` then (at most once per version)."""
+
+
+class NoTimers:
+    """Schedules no timer: the janitor's pass (MatchService.overdue_clocks) is then the only one."""
+
+    def schedule(self, match_id: str, version: int, at: float) -> None:
+        return None
+
+
 class NoBots:
     """A scheduler that schedules nothing: for tools that only read."""
 

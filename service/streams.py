@@ -60,6 +60,7 @@ class MatchStreams:
 
     @staticmethod
     def _document(match_id: str, state: dict, seat: int | None) -> Frame:
-        legal = match.legal_moves(state, seat) if seat is not None and seat in match.to_act(state) else []
+        owes = seat is not None and seat in match.to_act(state) and not match.played_by_server(state, seat)
+        legal = match.legal_moves(state, seat) if owes else []
         return Frame(state["version"], "match", {"type": "match", **MatchService.document(match_id, state, seat),
                                                  "legal_moves": legal})

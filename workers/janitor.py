@@ -1,4 +1,5 @@
-"""Recovers bot turns lost with a crashed worker, in seconds rather than RQ's minutes.
+"""Recovers bot turns lost with a crashed worker, in seconds rather than RQ's minutes, and turn-clock timers
+lost with a worker or with Redis (it runs their timeout itself: `time_out` does nothing if it was done).
 
 RQ notices an abandoned job only after its heartbeat TTL (at least 60 s) and a maintenance pass (every
 10 minutes by default). The janitor instead asks the service which bot turns have been awaited longer
@@ -41,6 +42,9 @@ def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, 
         scheduler.schedule(match_id, seat, version)
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
         requeued.append(job_id)
+    for match_id, version in service.overdue_clocks(stall_after):
+        log.warning("janitor: the clock of match %s at version %s was overdue: %s", match_id, version,
+                    service.time_out(match_id, version))
     return requeued
 
 

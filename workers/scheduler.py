@@ -1,5 +1,8 @@
-"""Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat)."""
+"""Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat); turn-clock timers as RQ
+jobs scheduled at a deadline (enqueue_at, run by RQ's scheduler: bootstrap/scheduler.py): one per (match,
+version)."""
 import logging
+from datetime import datetime, timezone
 
 import redis
 from rq import Queue, Retry
@@ -11,6 +14,16 @@ log = logging.getLogger(__name__)
 
 def bot_job_id(match_id: str, seat: int, version: int) -> str:
     return f"bot-{match_id}-{version}-{seat}"
+
+
+def timer_job_id(match_id: str, version: int, at: float) -> str:
+    return f"clock-{match_id}-{version}-{round(at * 1000)}"
+
+
+def timer_queue_name(bot_queue: str) -> str:
+    """Timers have a queue of their own, which the workers take from first: a deadline is not kept
+    waiting behind long bot searches."""
+    return f"{bot_queue}-clocks"
 
 
 class RqBotScheduler:
@@ -41,3 +54,23 @@ class RqBotScheduler:
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
                             job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
                             failure_ttl=self._failure_ttl)
+
+
+class RqTurnTimers:
+    def __init__(self, queue: Queue, failure_ttl: int = 86400):
+        """Every move of a clocked match schedules a timer, and most find their version gone: each is kept to
+        the least (no existence check before, no result after; a failed one is kept `failure_ttl`)."""
+        self.queue = queue
+        self._failure_ttl = failure_ttl
+
+    def schedule(self, match_id: str, version: int, at: float) -> None:
+        """Schedules the timer guarding `version` at `at` (seconds since the epoch). A timer that fires late,
+        twice (RQ's scheduler may) or after the match moved on finds the version gone and does nothing; one
+        lost with Redis is found by the janitor (MatchService.overdue_clocks)."""
+        job_id = timer_job_id(match_id, version, at)  # the same timer scheduled twice is one job
+        try:
+            self.queue.enqueue_at(datetime.fromtimestamp(at, timezone.utc), "workers.jobs.time_out", match_id,
+                                  version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
+                                  failure_ttl=self._failure_ttl)
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)

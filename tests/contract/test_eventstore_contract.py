@@ -179,6 +179,22 @@ def test_a_release_forgets_a_match_unless_it_was_noted_again_after_the_release_b
     assert store.bots_awaited(1000.0, 10) == [("m2", 120.0)]
 
 
+def test_noted_deadlines_are_read_earliest_first_once_passed_and_forgotten_with_none(store):
+    store.note_deadline("m1", 100.5)
+    store.note_deadline("m2", 50.25)
+    store.note_deadline("m3", 200.0)
+    assert store.deadlines_passed(150.0, 10) == [("m2", 50.25), ("m1", 100.5)]
+    store.note_deadline("m2", 160.0)  # the next turn's deadline replaces the last
+    store.note_deadline("m1", None)  # the match ended
+    assert store.deadlines_passed(170.0, 10) == [("m2", 160.0)]
+
+
+def test_an_append_given_a_time_stores_its_events_at_that_time(store):
+    appended = store.append("m1", Head(), events("a", "b"), time="2026-01-02T03:04:05.678Z")
+    assert [e["time"] for e in appended.events] == ["2026-01-02T03:04:05.678Z"] * 2
+    assert [e["time"] for e in store.read("m1")] == ["2026-01-02T03:04:05.678Z"] * 2
+
+
 def append_later(store, match_id, head, *types, delay=0.2):
     timer = threading.Timer(delay, store.append, args=(match_id, head, events(*types)))
     timer.start()

@@ -115,7 +115,7 @@ def test_joining_with_a_key_gives_the_account_the_seat_without_a_token(client):
     joined = client.post(f"/v1/matches/{waiting['id']}/join", json={}, headers=bearer(alice["api_key"]))
     assert joined.status_code == 201 and "token" not in joined.get_json()
     assert joined.get_json()["match"]["seats"][1] == {"seat": 1, "name": "alice", "bot": None, "open": False,
-                                                      "account": alice["id"]}
+                                                      "account": alice["id"], "zombie": False, "out": None}
     assert client.get(f"/v1/matches/{waiting['id']}", headers=bearer(alice["api_key"])).get_json()["you"] == 1
     assert client.get(f"/v1/matches/{waiting['id']}/audit").get_json()["ok"]  # the verifier replays the join
 
