@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
+from domain.bots.ismcts import MAX_ITERATIONS, search  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -86,6 +87,18 @@ def reference_mantis_playout(players: int, pick: random.Random, number: int) -> 
     return moves
 
 
+def ismcts_rate(game, players: int, seconds: float) -> float:
+    """Iterations per second of one ismcts search from the first turn of a dealt game."""
+    options = game.options({}, players)
+    state = None
+    for event in game.deal(options, players, Rng.derive(SEED, "deal:ismcts")):
+        state = game.evolve(state, event)
+    seat = game.to_act(state)[0]
+    _, stats = search(game, game.view(state, seat), seat, game.legal_moves(state, seat), random.Random(1),
+                      iterations=MAX_ITERATIONS, budget_ms=int(seconds * 1000))
+    return stats["iterations"] / (stats["elapsed_ms"] / 1000)
+
+
 def rate(playout, seconds: float) -> tuple[float, float]:
     """(playouts/s, moves/s) over about `seconds`."""
     pick, number, moves = random.Random(1), 0, 0
@@ -114,6 +127,10 @@ def main():
         for loop, (playouts, moves) in rows:
             versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
             print(f"{game_id:<9} {loop:<10} {playouts:>10.0f} {moves:>9.0f} {versus}")
+    print(f"\nismcts search from the first turn, {args.seconds}s a game")
+    print(f"{'game':<9} {'iterations/s':>12}")
+    for game_id, game in GAMES.items():
+        print(f"{game_id:<9} {ismcts_rate(game, args.players, args.seconds):>12.0f}")
 
 
 if __name__ == "__main__":
