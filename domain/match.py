@@ -123,7 +123,13 @@ def evolve(state: dict | None, event: dict) -> dict:
     if kind == "match_created":
         return {**data, "status": WAITING, "version": 1, "game_state": None, "result": None,
                 "seed": None, "salt": None}
-    state = {**state, "version": state["version"] + 1}
+    version = state["version"] + 1
+    if kind == "moved":
+        return {**state, "version": version}
+    if kind not in MATCH_EVENTS:  # the game's: one copy of the match's state a move, the hot path
+        game = get_game(state["game"])
+        return {**state, "version": version, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
+    state = {**state, "version": version}
     if kind == "seat_joined":
         seats = list(state["seats"])
         seats[data["seat"]] = {"name": data["name"], "bot": None, "open": False,
@@ -133,12 +139,8 @@ def evolve(state: dict | None, event: dict) -> dict:
         seats = list(state["seats"])
         seats[data["seat"]] = {"name": None, "bot": None, "open": True}
         return {**state, "seats": seats}
-    if kind == "match_finished":
-        return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
-    if kind == "moved":
-        return state
-    game = get_game(state["game"])
-    return {**state, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
+    # match_finished
+    return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
 
 
 def evolve_all(state: dict | None, events: list[dict]) -> dict:

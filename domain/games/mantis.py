@@ -84,17 +84,17 @@ def evolve(state: dict | None, event: dict) -> dict:
                 "turn": 0, "target": target_score(players), "finished": False}
     owner = data["seat"] if event["type"] == "score_tried" else data["target"]
     card, rest = state["draw_pile"][0], state["draw_pile"][1:]
-    tanks = [list(tank) for tank in state["tanks"]]
+    tanks = list(state["tanks"])  # a new list for each tank a flip changes; the others are shared (never mutated)
     score_piles = list(state["score_piles"])
     matched = [c for c in tanks[owner] if c["front"] == card["front"]]
     if not matched:
-        tanks[owner].append(card)
+        tanks[owner] = tanks[owner] + [card]
     else:
         tanks[owner] = [c for c in tanks[owner] if c["front"] != card["front"]]
         if event["type"] == "score_tried":
             score_piles[owner] = score_piles[owner] + matched + [card]
         else:
-            tanks[data["seat"]].extend(matched + [card])
+            tanks[data["seat"]] = tanks[data["seat"]] + matched + [card]
     players = len(tanks)
     extra_turn = event["type"] == "steal_tried" and matched and players == 2
     won = any(len(pile) >= state["target"] for pile in score_piles)
