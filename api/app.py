@@ -13,6 +13,7 @@ from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
 from api.etags import CODINGS
 from api.game_schemas import components
+from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.new_match import NEW_MATCH, NEW_SEAT, new_match_schema, new_seat_schema
@@ -53,6 +54,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts."""
     app = Flask("cardroom")
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json", MAX_CONTENT_LENGTH=max_body_bytes,
