@@ -14,6 +14,7 @@ from api.docs import rules_pages, swagger_ui
 from api.feed import feed as feed_routes
 from api.etags import CODINGS
 from api.game_schemas import components
+from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.new_match import NEW_CLOCK, NEW_MATCH, NEW_SEAT, clock_schema, new_match_schema, new_seat_schema
@@ -57,6 +58,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`."""
     app = Flask("cardroom")
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json", MAX_CONTENT_LENGTH=max_body_bytes,

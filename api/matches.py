@@ -64,8 +64,9 @@ class MatchDetail(MethodView):
     def get(self, match_id):
         """The match as the caller may see it: a seat's view with its token, the spectator view without.
         Send the ETag back as If-None-Match to get 304 while nothing has happened."""
-        tag_read(match_id)
-        return service().get(match_id, seat_token())
+        tag, answer = service().tagged_get(match_id, seat_token())
+        matches.set_etag(tag)
+        return answer()
 
 
 @matches.route("/<match_id>/join")

@@ -7,6 +7,8 @@ Three loops, each playing random legal moves from a fresh deal to the end:
   playouts run on;
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
+Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
+machine the other jobs' load then changes them much less (it still slows caches and turbo).
 Usage: python bench/engines.py [--seconds 1.5] [--players 3]
 """
 import argparse
@@ -18,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
+from domain.bots.ismcts import MAX_ITERATIONS, search  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -86,14 +89,27 @@ def reference_mantis_playout(players: int, pick: random.Random, number: int) -> 
     return moves
 
 
+def ismcts_rate(game, players: int, seconds: float) -> float:
+    """Iterations per second of one ismcts search from the first turn of a dealt game."""
+    options = game.options({}, players)
+    state = None
+    for event in game.deal(options, players, Rng.derive(SEED, "deal:ismcts")):
+        state = game.evolve(state, event)
+    seat = game.to_act(state)[0]
+    started = time.process_time()
+    _, stats = search(game, game.view(state, seat), seat, game.legal_moves(state, seat), random.Random(1),
+                      iterations=MAX_ITERATIONS, budget_ms=int(seconds * 1000))
+    return stats["iterations"] / (time.process_time() - started)
+
+
 def rate(playout, seconds: float) -> tuple[float, float]:
-    """(playouts/s, moves/s) over about `seconds`."""
+    """(playouts/s, moves/s) over about `seconds` of this process's CPU time."""
     pick, number, moves = random.Random(1), 0, 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         moves += playout(pick, number)
         number += 1
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return number / elapsed, moves / elapsed
 
 
@@ -102,7 +118,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    print(f"random playouts in-process, {args.players} players, {args.seconds}s a loop")
+    print(f"random playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
     print(f"{'game':<9} {'loop':<10} {'playouts/s':>10} {'moves/s':>9} {'x reference':>11}")
     reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
     for game_id in GAMES:
@@ -114,6 +130,10 @@ def main():
         for loop, (playouts, moves) in rows:
             versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
             print(f"{game_id:<9} {loop:<10} {playouts:>10.0f} {moves:>9.0f} {versus}")
+    print(f"\nismcts search from the first turn, {args.seconds}s a game (wall clock: the bot's budget)")
+    print(f"{'game':<9} {'iterations/s':>12}")
+    for game_id, game in GAMES.items():
+        print(f"{game_id:<9} {ismcts_rate(game, args.players, args.seconds):>12.0f}")
 
 
 if __name__ == "__main__":

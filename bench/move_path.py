@@ -5,6 +5,9 @@ Random 3-seat Mantis moves through MatchService.move (no HTTP), in three set-ups
 - one process: every move is made at the version this process appended, so it appends without a load;
 - two processes: moves alternate between two services (as between two gunicorn workers), so each move
   loads only the events after the version its process remembers.
+Then GET of a match as the API reads it (MatchService, no HTTP), before and after it took its ETag from its
+load: the tag from a meta read, then the load (two Redis calls), against `tagged_get` (one), on a match of 30
+moves (62 events), by a process that remembers it and by one that remembers nothing.
 Rounds alternate between the set-ups so noise hits all alike; the medians' ratios are the result.
 Usage: python bench/move_path.py [--moves 600] [--rounds 3]
 """
@@ -36,6 +39,34 @@ def moves_per_second(services: list[MatchService], moves: int, pick: random.Rand
     return played / (time.perf_counter() - started)
 
 
+def reads_per_second(read, reads: int) -> float:
+    started = time.perf_counter()
+    for _ in range(reads):
+        read()
+    return reads / (time.perf_counter() - started)
+
+
+def compare_reads(services: dict, rounds: int, reads: int) -> None:
+    """services: name -> a MatchService; each reads a match of 30 moves, both ways."""
+    played = next(iter(services.values())).create("mantis", {}, SEATS)
+    match_id, tokens, version = played["id"], [seat["token"] for seat in played["seats"]], played["version"]
+    for _ in range(10):
+        for seat in range(len(SEATS)):
+            version = services["remembered"].move(match_id, tokens[seat], {"action": "steal", "target": (seat + 1) % 3},
+                                                  version)["version"]
+    ways = {"meta, then load": lambda service: (service.tag(match_id, tokens[0]), service.get(match_id, tokens[0])),
+            "one load": lambda service: service.tagged_get(match_id, tokens[0])[1]()}
+    rates = {(who, way): [] for who in services for way in ways}
+    for _ in range(rounds):
+        for (who, way) in rates:
+            rates[who, way].append(reads_per_second(lambda: ways[way](services[who]), reads))
+    print(f"\nGET of a match (version {version}) on Redis, {rounds} rounds of {reads} reads")
+    print(f"{'process':<12} {'read':<16} {'reads/s':>8} {'x two calls':>11}")
+    for who, way in rates:
+        print(f"{who:<12} {way:<16} {median(rates[who, way]):>8.0f} "
+              f"{median(rates[who, way]) / median(rates[who, 'meta, then load']):>11.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=600)
@@ -59,6 +90,11 @@ def main():
     print(f"{'set-up':<14} {'moves/s':>8} {'x memory off':>12}")
     for name in setups:
         print(f"{name:<14} {median(rates[name]):>8.0f} {median(rates[name]) / off:>12.2f}")
+    with embedded_redis() as url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+        compare_reads({"remembered": MatchService(RedisEventStore(client), NoBots()),
+                       "cold": MatchService(RedisEventStore(client), NoBots(), recent_matches=0)},
+                      args.rounds, args.moves)
 
 
 if __name__ == "__main__":

@@ -208,7 +208,13 @@ def _tick(state: dict, event: dict) -> dict:
 
 def _evolve(state: dict, event: dict) -> dict:
     data, kind = event["data"], event["type"]
-    state = {**state, "version": state["version"] + 1}
+    version = state["version"] + 1
+    if kind == "moved":
+        return {**state, "version": version}
+    if kind not in MATCH_EVENTS:  # the game's: one copy of the match's state a move, the hot path
+        game = get_game(state["game"])
+        return {**state, "version": version, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
+    state = {**state, "version": version}
     if kind == "seat_joined":
         seats = list(state["seats"])
         seats[data["seat"]] = {"name": data["name"], "bot": None, "open": False,
@@ -226,10 +232,7 @@ def _evolve(state: dict, event: dict) -> dict:
     if kind == "turn_timed_out":
         state = {**state, "clock": clock.timed_out(state["clock"], data["seat"])}
         return _zombie(state, data["seat"]) if clock.is_zombie(state["clock"], data["seat"]) else state
-    if kind in ("moved", "match_aborted"):
-        return state
-    game = get_game(state["game"])
-    return {**state, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
+    return state  # match_aborted: the match_finished after it ends the match
 
 
 def evolve_all(state: dict | None, events: list[dict]) -> dict:

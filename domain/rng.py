@@ -22,17 +22,22 @@ _WORD_SPACE = 2**64
 
 
 class Rng:
-    def __init__(self, key: bytes):
-        self._key = key
+    def __init__(self, seed: str, label: str):
+        """The key is derived on the first draw: most moves draw nothing, and the HMAC was a tenth of a move's
+        time in domain.match."""
+        self._seed, self._label = seed, label
+        self._key: bytes | None = None
         self._counter = 0
         self._words: list[int] = []
 
     @classmethod
     def derive(cls, seed: str, label: str) -> "Rng":
-        return cls(hmac.new(seed.encode(), label.encode(), hashlib.sha256).digest())
+        return cls(seed, label)
 
     def _next_word(self) -> int:
         if not self._words:
+            if self._key is None:
+                self._key = hmac.new(self._seed.encode(), self._label.encode(), hashlib.sha256).digest()
             block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
             self._words = [int.from_bytes(block[i:i + 8], "big") for i in range(24, -1, -8)]

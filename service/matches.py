@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Callable
 
 from domain import clock, match
 from domain.bots import BOTS
@@ -251,8 +252,18 @@ class MatchService:
 
     # --- reads --------------------------------------------------------------------------------------
     def get(self, match_id: str, token: str | None) -> dict:
+        _, answer = self.tagged_get(match_id, token)
+        return answer()
+
+    def tagged_get(self, match_id: str, token: str | None) -> tuple[dict, Callable[[], dict]]:
+        """A read of the match in one store call: its tag (as `tag` gives it) and how to build the answer,
+        which a client whose copy is current (304) is spared. The load carries the meta and only the events
+        after the version this process remembers (none, when that is current); tag and answer are of the
+        same version."""
         current = self._load(match_id)
-        return self.document(match_id, current.state, self._seat(current.meta, token, required=False))
+        seat = self._seat(current.meta, token, required=False)
+        tag = {"version": current.head.version, "head": current.head.hash, "seat": seat}
+        return tag, lambda: self.document(match_id, current.state, seat)
 
     def state_for(self, match_id: str, token: str | None) -> tuple[dict, int | None]:
         """The match's folded state and the caller's seat (None: a spectator), for a reader that follows the

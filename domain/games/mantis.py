@@ -52,6 +52,9 @@ def build_deck(edition: str) -> list[dict]:
     return [{"back": list(back), "front": front} for back in combinations(colours, 3) for front in back]
 
 
+_BACKS = {edition: {tuple(card["back"]) for card in build_deck(edition)} for edition in EDITIONS}
+
+
 def target_score(player_count: int) -> int:
     return TARGET.get(player_count, DEFAULT_TARGET)
 
@@ -81,17 +84,17 @@ def evolve(state: dict | None, event: dict) -> dict:
                 "turn": 0, "target": target_score(players), "finished": False}
     owner = data["seat"] if event["type"] == "score_tried" else data["target"]
     card, rest = state["draw_pile"][0], state["draw_pile"][1:]
-    tanks = [list(tank) for tank in state["tanks"]]
+    tanks = list(state["tanks"])  # a new list for each tank a flip changes; the others are shared (never mutated)
     score_piles = list(state["score_piles"])
     matched = [c for c in tanks[owner] if c["front"] == card["front"]]
     if not matched:
-        tanks[owner].append(card)
+        tanks[owner] = tanks[owner] + [card]
     else:
         tanks[owner] = [c for c in tanks[owner] if c["front"] != card["front"]]
         if event["type"] == "score_tried":
             score_piles[owner] = score_piles[owner] + matched + [card]
         else:
-            tanks[data["seat"]].extend(matched + [card])
+            tanks[data["seat"]] = tanks[data["seat"]] + matched + [card]
     players = len(tanks)
     extra_turn = event["type"] == "steal_tried" and matched and players == 2
     won = any(len(pile) >= state["target"] for pile in score_piles)
@@ -205,16 +208,24 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
 
 
 def _unseen_cards(view: dict) -> list[dict]:
-    seen = [c for tank in view["tanks"] for c in tank] + (view["own_score_pile"] or [])
     remaining = Counter(_key(c) for c in build_deck(view["edition"]))
-    remaining.subtract(_key(c) for c in seen)
+    remaining.subtract(_key(c) for c in _seen_cards(view))
     return [{"back": list(back), "front": front} for (back, front), n in remaining.items() for _ in range(n)]
 
 
 def _possible_top_fronts(view: dict) -> list[str]:
+    """The fronts of the unseen cards with the top card's back. The deck holds one card of each back and front
+    of it (build_deck), so these are the back's colours but those on a seen card of that back; looking only at
+    seen cards of that back spares building the unseen deck on every greedy move of a playout."""
     back = view["draw_pile"]["top_back"]
-    fronts = [c["front"] for c in _unseen_cards(view) if c["back"] == back]
-    return fronts or list(back)
+    if tuple(back) not in _BACKS[view["edition"]]:
+        return list(back)  # no card of the deck has it
+    seen = {c["front"] for c in _seen_cards(view) if c["back"] == back}
+    return [front for front in back if front not in seen] or list(back)
+
+
+def _seen_cards(view: dict) -> list[dict]:
+    return [c for tank in view["tanks"] for c in tank] + (view["own_score_pile"] or [])
 
 
 def _key(card: dict) -> tuple:

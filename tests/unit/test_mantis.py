@@ -222,6 +222,18 @@ def test_greedy_scores_when_every_possible_front_matches_its_tank():
     assert chosen == {"action": "score"}
 
 
+@pytest.mark.parametrize("edition,players", [("classic", 3), ("classic", 2), ("compact", 4)])
+def test_the_fronts_greedy_expects_on_top_are_those_of_the_unseen_cards_with_the_top_back(edition, players):
+    for state, _ in random_match("mantis", players, f"fronts-{edition}", {"edition": edition}):
+        if state["status"] != "active":
+            continue
+        seat = state["game_state"]["turn"]
+        view = mantis.view(state["game_state"], seat)
+        top_back = view["draw_pile"]["top_back"]
+        unseen = [c["front"] for c in mantis._unseen_cards(view) if c["back"] == top_back]
+        assert mantis._possible_top_fronts(view) == (unseen or top_back)
+
+
 def cards_in(value):
     """Every card object ({back, front}) anywhere in a JSON value."""
     if isinstance(value, dict):
