@@ -30,7 +30,9 @@ def test_one_blocking_reader_serves_the_followers_of_matches_on_every_node(redis
             store.append(match_id, heads[match_id], [{"type": "moved", "data": {"in": match_id}}])
         for match_id, follower in zip(match_ids, followers):
             assert [e["data"]["in"] for e in follower.next(timeout=5)] == [match_id]
-        assert blocked_readers(redis_cluster) == 1
+        # between two reads the reader is not blocked: sample until it is, and never more than one
+        seen = [blocked_readers(redis_cluster) for _ in range(50)]
+        assert max(seen) == 1, seen
         for follow in with_followers:
             follow.__exit__(None, None, None)
     finally:
