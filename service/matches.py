@@ -24,7 +24,7 @@ from eventstore.clock import utc_now
 from service.accounts import AccountService
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from service.ports import BotScheduler
+from service.ports import BotScheduler, NoTournaments, TournamentScheduler
 from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
@@ -51,11 +51,12 @@ class Current:
 class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
-                 recent_matches: int = RECENT_MATCHES):
+                 recent_matches: int = RECENT_MATCHES, tournaments: TournamentScheduler = NoTournaments()):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
-        `recent_matches`: how many matches' folded states this process remembers (0: none)."""
+        `recent_matches`: how many matches' folded states this process remembers (0: none).
+        `tournaments`: told when a match of a tournament finishes, so the tournament advances."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -64,12 +65,13 @@ class MatchService:
         self._sleep = sleep
         self._keep_finished_extras = keep_finished_extras
         self._recent = RecentMatches(recent_matches)
+        self._tournaments = tournaments
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None) -> dict:
+               credential: str | None = None, tournament: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
-        seed a match whose every human seat is its own)."""
+        seed a match whose every human seat is its own). `tournament`: the tournament it is played for."""
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec) if spec.get("account") else spec for spec in seats]
@@ -91,7 +93,8 @@ class MatchService:
             self._accounts.note_match(account_id, match_id)
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([_digest(tokens[s]) if s in tokens else None
-                                              for s in range(len(state["seats"]))])}
+                                              for s in range(len(state["seats"]))]),
+                        **({"tournament": tournament} if tournament else {})}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
         self._append(match_id, Current({}, None, Head()), events + opening, state, secrets_meta)
         document = self.document(match_id, state, None)
@@ -352,9 +355,17 @@ class MatchService:
             self._store.save_snapshot(match_id, Snapshot(appended.head.version, appended.head.hash, state))
         if state["status"] == match.FINISHED:
             self._store.expire_extras(match_id, self._keep_finished_extras)
+            if current.meta.get("tournament"):
+                self._tournament_match_finished(current.meta["tournament"])
         for seat in bots_owed[:1]:  # one at a time: the next append schedules the next (see ONE_BOT_AT_A_TIME)
             self._bots.schedule(match_id, seat, appended.head.version)
         return appended
+
+    def _tournament_match_finished(self, tournament_id: str) -> None:
+        """Schedules the tournament's advance from its version now (service/tournaments.py records the match)."""
+        meta = self._store.meta(tournament_key(tournament_id))
+        if meta:
+            self._tournaments.schedule(tournament_id, int(meta["version"]))
 
     def _replay(self, match_id, seat, record, request) -> dict:
         """The first answer to a request whose idempotency key was used before."""
@@ -465,6 +476,11 @@ class MatchService:
             "commitment": state["commitment"], "seed_source": state["seed_source"],
             "view": match.view(state, seat),
         }
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament's id in the event store: its own aggregate, "t:<id>" (eventstore/redis_store.py keys)."""
+    return f"t:{tournament_id}"
 
 
 def present(game_id: str, finished: bool, stored: dict, seat: int | None) -> dict:
