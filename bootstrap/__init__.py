@@ -17,9 +17,11 @@ from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
 from service.hub import Hub
 from service.matches import MatchService
-from service.ports import NoBots
+from service.ports import NoBots, NoTournaments
 from service.streams import MatchStreams
-from workers.scheduler import RqBotScheduler
+from service.tournaments import TournamentService
+from service.tournament_streams import TournamentStreams
+from workers.scheduler import RqBotScheduler, RqTournamentScheduler
 
 
 @lru_cache(maxsize=1)
@@ -77,11 +79,22 @@ def build_bot_scheduler(config: Settings) -> RqBotScheduler:
     return RqBotScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
 
+def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
+    return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
+
+
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
     return MatchService(RedisEventStore(client or build_redis(config)), build_bot_scheduler(config),
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
-                        accounts=accounts, recent_matches=config.recent_matches)
+                        accounts=accounts, recent_matches=config.recent_matches,
+                        tournaments=build_tournament_scheduler(config))
+
+
+def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | None = None,
+                             accounts: AccountService | None = None) -> TournamentService:
+    return TournamentService(RedisEventStore(client or build_redis(config)), matches,
+                             build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:
@@ -89,15 +102,22 @@ def build_rate_limits(config: Settings) -> RateLimits:
                       config.limit_join, config.limit_moves, config.limit_accounts)
 
 
+def build_accounts(config: Settings, client: redis.Redis) -> AccountService:
+    return AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
+
+
 def build_app(config: Settings):
     client = build_redis(config)
-    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches)
+    accounts = build_accounts(config, client)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    streams = MatchStreams(service, Hub(RedisEventStore(client)), config.keep_alive)
+    hub = Hub(RedisEventStore(client))
+    streams = MatchStreams(service, hub, config.keep_alive)
+    tournaments = build_tournament_service(config, service, client, accounts)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
-                      accounts=accounts)
+                      accounts=accounts, tournaments=tournaments,
+                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive))
 
 
 def build_docs_app():
@@ -105,5 +125,8 @@ def build_docs_app():
     store = InMemoryEventStore()
     accounts = AccountService(InMemoryAccountStore())
     service = MatchService(store, NoBots(), accounts=accounts)
-    return create_app(service, lambda: True, streams=MatchStreams(service, Hub(store), keep_alive_seconds=10),
-                      accounts=accounts)
+    tournaments = TournamentService(store, service, NoTournaments(), max_matches=0, accounts=accounts)
+    hub = Hub(store)
+    return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
+                      accounts=accounts, tournaments=tournaments,
+                      tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10))

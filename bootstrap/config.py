@@ -40,6 +40,7 @@ class Settings:
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
+    max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -78,4 +79,6 @@ class Settings:
             keep_alive=float(env.get("STREAM_KEEP_ALIVE", "10")),
             redis_connections=int(env.get("REDIS_CONNECTIONS", "100")),
             recent_matches=int(env.get("RECENT_MATCHES", "500")),
+            # 100 entrants x 7 Swiss rounds at two seats is 350; a round robin of 100 at two seats is 9,900
+            max_tournament_matches=int(env.get("MAX_TOURNAMENT_MATCHES", "10000")),
         )

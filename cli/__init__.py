@@ -1,18 +1,27 @@
-"""The `cardroom` command. `cardroom verify FILE` checks an export offline: no server, no Redis."""
+"""The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
+server, no Redis. `cardroom tournament --url URL ...` runs a tournament on a server and prints its standings."""
 import argparse
 import json
 import sys
 
+from cli.tournament import add_tournament_command, run_tournament
 from service.audit import verify_export
+from service.tournament_audit import verify_tournament
+from service.tournaments import EXPORT_FORMAT as TOURNAMENT_EXPORT
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardroom", description="cardroom's offline tools")
+    parser = argparse.ArgumentParser(prog="cardroom", description="cardroom's tools")
     commands = parser.add_subparsers(dest="command", required=True)
-    verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result")
-    verify.add_argument("file", help="a document from GET /v1/matches/<id>/export ('-' reads standard input)")
+    verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result "
+                                                "(a tournament's: also every pairing and every match)")
+    verify.add_argument("file", help="a document from GET /v1/matches/<id>/export or /v1/tournaments/<id>/export "
+                                     "('-' reads standard input)")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    add_tournament_command(commands)
     args = parser.parse_args(argv)
+    if args.command == "tournament":
+        return run_tournament(args)
     try:
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
         with source:
@@ -20,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"cardroom verify: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    verdict = verify_export(document if isinstance(document, dict) else {})
+    document = document if isinstance(document, dict) else {}
+    check = verify_tournament if document.get("format") == TOURNAMENT_EXPORT else verify_export
+    verdict = check(document)
     print(json.dumps(verdict.as_dict(), indent=2) if args.json else verdict.summary())
     return 0 if verdict.ok else 1

@@ -5,19 +5,29 @@ from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.hub import Hub
 from service.streams import MatchStreams
-from tests.support.service import make_service
+from service.tournament_streams import TournamentStreams
+from service.tournaments import TournamentService
+from tests.support.service import InlineTournaments, RecordedTournaments, make_service
 
 KEEP_ALIVE_SECONDS = 0.2
 # a match of three human seats, the unit tests' usual table
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 
 
-def make_client(bots=None, store=None, accounts=None, **service_options):
+def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, **service_options):
+    """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore())
-    service = make_service(bots, store=store, accounts=accounts, **service_options)
-    streams = MatchStreams(service, Hub(store), KEEP_ALIVE_SECONDS)
-    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts)
+    jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
+    service = make_service(bots, store=store, accounts=accounts, tournaments=jobs, **service_options)
+    hub = Hub(store)
+    streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
+    tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
+    if isinstance(jobs, InlineTournaments):
+        jobs.service = tournaments
+    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts,
+                     tournaments=tournaments,
+                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS))
     return app.test_client()
 
 
