@@ -48,7 +48,7 @@ class CreateTournament(Schema):
 
 
 class TournamentQuery(Schema):
-    game = fields.String(validate=validate.Length(min=1, max=40), metadata={"enum": list(GAMES)})
+    game = fields.String(validate=validate.OneOf(list(GAMES)))
     cursor = fields.Integer(validate=validate.Range(min=1, max=LARGEST),
                             metadata={"description": "next_cursor of the last page"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

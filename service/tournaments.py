@@ -149,7 +149,10 @@ class TournamentService:
             return spec
         if self._accounts is None:
             raise Unprocessable("accounts_unavailable", "this server keeps no accounts")
-        account = self._accounts.resolve(spec["account"])
+        try:
+            account = self._accounts.resolve(spec["account"])
+        except NotFound as missing:  # part of a spec that cannot run, as an unknown bot is
+            raise Unprocessable(missing.reason, missing.message) from None
         return {"name": account["name"], "account": account["id"]}
 
     def _start_match(self, tournament_id: str, state: dict, meta: dict, round_number: int, table: int) -> str | None:
