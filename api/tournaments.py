@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from api.chart import ratings_svg
 from api.etags import Blueprint
+from api.matches import links
 from api.schemas import StreamQuery
 from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, last_event_id, ndjson, sse, written
 from api.tournament_schemas import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
@@ -14,7 +15,6 @@ from service.tournaments import TournamentService
 tournaments = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                         description="Tournaments of built-in bots and accounts: round robin, Swiss and duplicate "
                                     "deals, run by the workers, with standings, ratings and an offline audit.")
-THIS_TOURNAMENT = {"tournament_id": "$request.path.tournament_id"}
 CREATED = {"tournament_id": "$response.body#/id"}
 EXAMPLE = {"game": "mantis", "format": "duplicate", "deals": 30, "table_size": 2,
            "entrants": [{"bot": "random"}, {"bot": "greedy"}]}
@@ -39,9 +39,8 @@ class TournamentList(MethodView):
 
     @tournaments.arguments(CreateTournament, example=EXAMPLE)
     @tournaments.response(201, Tournament)
-    @tournaments.doc(operationId="createTournament", responses={"201": {"links": {
-        "tournament": {"operationId": "getTournament", "parameters": CREATED},
-        "standings": {"operationId": "getStandings", "parameters": CREATED}}}})
+    @tournaments.doc(operationId="createTournament", **links(201, tournament=("getTournament", CREATED),
+                                                             standings=("getStandings", CREATED)))
     def post(self, body):
         """Create a tournament: it runs by itself in the workers. 422 with a reason for a spec that cannot run
         (unknown game or bot, table_size outside the game's players, too many matches, ...)."""

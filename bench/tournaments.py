@@ -26,7 +26,6 @@ from eventstore.memory import InMemoryEventStore  # noqa: E402
 from tests.support.service import InlineTournaments, make_tournaments  # noqa: E402
 
 PAIR = [{"bot": "random"}, {"bot": "greedy"}]
-MAX_DEALS = 320
 
 
 def run(spec: dict):
@@ -43,13 +42,13 @@ def greedy_row(service, tournament_id):
     return next(r for r in service.standings(tournament_id)["entrants"] if r["bot"] == "greedy")
 
 
-def ranking(game: str) -> tuple[int, dict, float]:
+def ranking(game: str, most_deals: int) -> tuple[int, dict, float]:
     deals = 10
     while True:
         service, tournament_id, elapsed = run({"game": game, "format": "duplicate", "deals": deals, "table_size": 2,
                                                "entrants": PAIR})
         row = greedy_row(service, tournament_id)
-        if row["share_low"] > 0.5 or deals >= MAX_DEALS:
+        if row["share_low"] > 0.5 or deals >= most_deals:
             return deals, row, elapsed
         deals *= 2
 
@@ -141,13 +140,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--throughput", type=int, default=0, help="deals for the throughput part (0: skip it)")
     parser.add_argument("--noise-deals", type=int, default=100)
+    parser.add_argument("--most-deals", type=int, default=320, help="ranking: stop doubling the deals here")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: ranking,noise,swiss")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     if "ranking" not in skip:
-        print("ranking: greedy vs random, duplicate, deals doubled from 10 until greedy's 95% interval excludes 0.5")
+        print(f"ranking: greedy vs random, duplicate, deals doubled from 10 until greedy's 95% interval excludes 0.5 "
+              f"(at most {args.most_deals})")
         for game in GAMES:
-            deals, row, elapsed = ranking(game)
+            deals, row, elapsed = ranking(game, args.most_deals)
             print(f"  {game:9} deals {deals:4} ({2 * deals} matches): greedy share {row['share']:.3f} "
                   f"[{row['share_low']:.3f}, {row['share_high']:.3f}]  mu {row['rating']['mu']:.1f}  ({elapsed:.1f} s)")
     if "noise" not in skip:

@@ -23,7 +23,8 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     p = successes / trials
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z * sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # it always holds p; rounding can put an end a hair inside p at 0 or 1 wins
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def mean_interval(samples: list[float], z: float = Z95) -> tuple[float, float] | None:

@@ -121,3 +121,9 @@ def test_a_duplicate_interval_counts_deals_not_matches():
     row = standings.standings(state)["entrants"][0]
     assert row["share"] == 0.5
     assert (row["share_low"], row["share_high"]) == standings.wilson(3, 6)  # no spread across deals: Wilson
+
+
+@pytest.mark.parametrize("successes, trials", [(0, 7), (7, 7), (3, 7), (1, 3)])
+def test_a_wilson_interval_holds_the_observed_share(successes, trials):
+    low, high = standings.wilson(successes, trials)
+    assert 0 <= low <= successes / trials <= high <= 1
