@@ -53,24 +53,28 @@ def ranking(game: str, most_deals: int) -> tuple[int, dict, float]:
         deals *= 2
 
 
-def noise(game: str, deals: int) -> tuple[float, float]:
-    """(duplicate width, independent width) over 2 * deals matches each."""
+def greedy_shares(game: str, deals: int) -> list[tuple[int, int, float]]:
+    """(deal, rotation, greedy's share) of every match of a duplicate tournament of `deals` deals."""
     service, tournament_id, _ = run({"game": game, "format": "duplicate", "deals": deals, "table_size": 2,
                                      "entrants": PAIR})
-    row = greedy_row(service, tournament_id)
-    duplicate_width = row["share_high"] - row["share_low"]
-    # independent: 2 * deals matches, each its own cards, seats alternating: 2 * deals duplicate deals of which
-    # only one rotation each is kept (deal d: the rotation d % 2)
-    service, tournament_id, _ = run({"game": game, "format": "duplicate", "deals": 2 * deals, "table_size": 2,
-                                     "entrants": PAIR})
     tables = service.get(tournament_id)["pairings"][0]["tables"]
-    shares = []
-    for table in tables:
-        if table["deal"] % 2 == tables.index(table) % 2:
-            seat = table["entrants"].index(1)
-            shares.append(tournament.shares(table)[seat])
-    low, high = mean_interval(shares)
-    return duplicate_width, high - low
+    return [(t["deal"], i % 2, tournament.shares(t)[t["entrants"].index(1)]) for i, t in enumerate(tables)]
+
+
+def width(samples: list[float]) -> float:
+    """The 95% interval's width by one formula for both (mean -+ 1.96 sd / sqrt(n)); 0 when there is no spread."""
+    interval = mean_interval(samples)
+    return interval[1] - interval[0] if interval else 0.0
+
+
+def noise(game: str, deals: int) -> tuple[float, float]:
+    """(duplicate width, independent width) over 2 * deals matches each: duplicate's unit is the deal (the mean
+    of its two rotations); independent is 2 * deals matches with their own cards, seats alternating (of 2 * deals
+    duplicate deals only one rotation each is kept: deal d's rotation d % 2)."""
+    duplicate = greedy_shares(game, deals)
+    by_deal = [sum(s for d, _, s in duplicate if d == deal) / 2 for deal in range(deals)]
+    independent = [s for d, rotation, s in greedy_shares(game, 2 * deals) if rotation == d % 2]
+    return width(by_deal), width(independent)
 
 
 def swiss_100() -> tuple[list[float], float]:
@@ -155,8 +159,8 @@ def main() -> None:
         print(f"noise: 95% interval width over {2 * args.noise_deals} matches, duplicate vs independent deals")
         for game in GAMES:
             duplicate_width, independent_width = noise(game, args.noise_deals)
-            print(f"  {game:9} duplicate {duplicate_width:.3f}  independent {independent_width:.3f}  "
-                  f"ratio {duplicate_width / independent_width:.2f}")
+            ratio = f"{duplicate_width / independent_width:.2f}" if independent_width else "- (no spread)"
+            print(f"  {game:9} duplicate {duplicate_width:.3f}  independent {independent_width:.3f}  ratio {ratio}")
     if "swiss" not in skip:
         timings, elapsed = swiss_100()
         print("swiss: 100 random bots on Mantis, 7 rounds: pairing per round (ms) "
