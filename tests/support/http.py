@@ -14,8 +14,9 @@ KEEP_ALIVE_SECONDS = 0.2
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 
 
-def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, **service_options):
-    """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing)."""
+def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, **service_options):
+    """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
+    api.rate_limits.RateLimits (default: none)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore())
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
@@ -26,7 +27,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, **se
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts,
-                     tournaments=tournaments,
+                     tournaments=tournaments, rate_limits=rate_limits,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS))
     return app.test_client()
 

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from api.rate_limits import RateLimits
 from service.tournament_audit import verify_tournament
 from tests.support.http import assert_error, make_client
 from tests.support.service import InlineBots, InlineTournaments
@@ -76,3 +77,12 @@ def test_a_bad_spec_is_refused_with_a_reason(client, body, reason):
 def test_an_unknown_tournament_is_404(client):
     for path in ("", "/standings", "/export", "/chart.svg", "/stream"):
         assert_error(client.get(f"/v1/tournaments/nope{path}"), 404, "tournament_not_found")
+
+
+def test_tournament_creations_past_the_create_limit_get_429_counted_apart_from_matches():
+    limited = make_client(rate_limits=RateLimits("memory://", "2/minute", "", ""))
+    for _ in range(2):
+        assert limited.post("/v1/tournaments", json=DUPLICATE).status_code == 201
+    assert_error(limited.post("/v1/tournaments", json=DUPLICATE), 429, "rate_limited")
+    two_humans = {"game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]}
+    assert limited.post("/v1/matches", json=two_humans).status_code == 201
