@@ -80,7 +80,7 @@ def test_a_swiss_of_accounts_and_bots_seats_the_accounts():
     ann = accounts.register("ann", "human")
     created = service.create({"game": "mantis", "options": {}, "format": "swiss", "rounds": 2, "table_size": 2,
                               "max_parallel": 4, "entrants": [{"account": "ann"}, {"bot": "random"},
-                                                              {"bot": "greedy"}]})
+                                                              {"bot": "greedy"}, {"bot": "random"}]})  # no bye
     assert created["entrants"][0] == {"name": "ann", "bot": None, "account": ann["id"]}
     document = service.get(created["id"])
     table = next(t for t in document["pairings"][0]["tables"] if 0 in t["entrants"])
