@@ -20,12 +20,15 @@ from api.matches import matches
 from api.new_match import NEW_CLOCK, NEW_MATCH, NEW_SEAT, clock_schema, new_match_schema, new_seat_schema
 from api.schemas import Error
 from api.streams import streams as stream_routes
+from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
 from domain.games import GAMES
 from service.accounts import AccountService
 from service.feed import AccountFeeds
 from service.matches import MatchService
 from service.streams import MatchStreams
+from service.tournament_streams import TournamentStreams
+from service.tournaments import TournamentService
 
 # gzip what is worth it (flask-compress skips answers under 500 bytes). Never a stream (text/event-stream,
 # application/x-ndjson): gzip would hold events back until its buffer fills, so they are not listed here,
@@ -53,10 +56,12 @@ class CardroomApi(Api):
 def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
                rules_dir: Path | None = None, rate_limits: RateLimits | None = None,
                streams: MatchStreams | None = None, accounts: AccountService | None = None,
-               feeds: AccountFeeds | None = None) -> Flask:
+               feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
+               tournament_streams: TournamentStreams | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
-    `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`."""
+    `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
+    `tournaments` (and their streams): without them, no /v1/tournaments."""
     app = Flask("cardroom")
     app.json = OrjsonProvider(app)
     app.config.update(
@@ -72,6 +77,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.streams"] = streams
     app.extensions["cardroom.accounts"] = accounts
     app.extensions["cardroom.feeds"] = feeds
+    app.extensions["cardroom.tournaments"] = tournaments
+    app.extensions["cardroom.tournament_streams"] = tournament_streams
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
@@ -92,6 +99,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(account_routes)
     if feeds is not None:
         api.register_blueprint(feed_routes)
+    if tournaments is not None and tournament_streams is not None:
+        api.register_blueprint(tournament_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

@@ -31,7 +31,8 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
         return
     limiter = Limiter(caller, app=app, storage_uri=limits.storage_uri, on_breach=rate_limited)
     for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
-                            ("matches.MatchMoves", limits.moves), ("accounts.Accounts", limits.accounts)):
+                            ("matches.MatchMoves", limits.moves), ("accounts.Accounts", limits.accounts),
+                            ("tournaments.TournamentList", limits.create)):  # counted apart from matches
         if limit and endpoint in app.view_functions:
             app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(app.view_functions[endpoint])
 

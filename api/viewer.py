@@ -1,7 +1,7 @@
 """The viewer: pages for spectators, players reviewing a match and auditors (docs/viewer.md).
 
-Two HTML shells, `/` (the listing) and `/matches/<id>` (one match; `?version=N&seat=S` deep-links a moment
-and a seat), and the plain ES modules and CSS under api/static/ that draw them from the public API. No
+HTML shells: `/` (the listing), `/matches/<id>` (one match; `?version=N&seat=S` deep-links a moment
+and a seat), `/tournaments` and `/tournaments/<id>` (standings, the ratings chart, the rounds), and the plain ES modules and CSS under api/static/ that draw them from the public API. No
 build step and nothing from another host: the browser loads the modules as they are in the repository.
 """
 from pathlib import Path
@@ -22,3 +22,14 @@ def listing():
 def match_page(match_id):
     """The same shell for every id: the page asks the API for the match and shows its 404 if there is none."""
     return send_from_directory(STATIC, "match.html")
+
+
+@viewer.get("/tournaments")
+def tournaments_listing():
+    return send_from_directory(STATIC, "tournaments.html")
+
+
+@viewer.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id):
+    """One shell for every id, as for a match: the page shows the API's 404 if there is none."""
+    return send_from_directory(STATIC, "tournament.html")

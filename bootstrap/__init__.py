@@ -21,9 +21,11 @@ from service.accounts import AccountService
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.matches import MatchService
-from service.ports import NoBots
+from service.ports import NoBots, NoTournaments
 from service.streams import MatchStreams
-from workers.scheduler import RqBotScheduler, RqTurnTimers, timer_queue_name
+from service.tournaments import TournamentService
+from service.tournament_streams import TournamentStreams
+from workers.scheduler import RqBotScheduler, RqTournamentScheduler, RqTurnTimers, timer_queue_name
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +111,10 @@ def build_timer_queue(bot_queue: Queue) -> Queue:
     return Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
 
 
+def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
+    return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
+
+
 def build_match_service(config: Settings, client: redis.Redis | None = None,
                         accounts: AccountService | None = None) -> MatchService:
     bots = build_bot_scheduler(config)
@@ -116,7 +122,13 @@ def build_match_service(config: Settings, client: redis.Redis | None = None,
     return MatchService(build_event_store(config, client or build_redis(config)), bots,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
-                        timers=timers)
+                        timers=timers, tournaments=build_tournament_scheduler(config))
+
+
+def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | None = None,
+                             accounts: AccountService | None = None) -> TournamentService:
+    return TournamentService(build_event_store(config, client or build_redis(config)), matches,
+                             build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:
@@ -125,18 +137,25 @@ def build_rate_limits(config: Settings) -> RateLimits:
                       config.limit_join, config.limit_moves, config.limit_accounts)
 
 
+def build_accounts(config: Settings, client: redis.Redis | RedisCluster, memo=None) -> AccountService:
+    """`memo`: where a request keeps the account its key found (the API's), so it is looked up once."""
+    return AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=memo)
+
+
 def build_app(config: Settings):
     client = build_redis(config)
-    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=request_memo)
+    accounts = build_accounts(config, client, memo=request_memo)
     service = build_match_service(config, client, accounts)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
     store = build_event_store(config, client)
     hub = Hub(store)
     streams = MatchStreams(service, hub, config.keep_alive)
     feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
+    tournaments = build_tournament_service(config, service, client, accounts)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
-                      accounts=accounts, feeds=feeds)
+                      accounts=accounts, feeds=feeds, tournaments=tournaments,
+                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive))
 
 
 def build_docs_app():
@@ -144,6 +163,9 @@ def build_docs_app():
     store = InMemoryEventStore()
     accounts = AccountService(InMemoryAccountStore())
     service = MatchService(store, NoBots(), accounts=accounts)
+    tournaments = TournamentService(store, service, NoTournaments(), max_matches=0, accounts=accounts)
     hub = Hub(store)
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
-                      accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10))
+                      accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
+                      tournaments=tournaments,
+                      tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10))

@@ -48,6 +48,7 @@ class Settings:
                                #   (compressed, read back transparently); 0 = never
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
+    max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -94,4 +95,6 @@ class Settings:
             recent_matches=int(env.get("RECENT_MATCHES", "500")),
             # a week: past the days in which a finished match is watched and exported, its log is cold
             archive_after=float(env.get("ARCHIVE_AFTER", "604800")),
+            # 100 entrants x 7 Swiss rounds at two seats is 350; a round robin of 100 at two seats is 9,900
+            max_tournament_matches=int(env.get("MAX_TOURNAMENT_MATCHES", "10000")),
         )

@@ -11,19 +11,21 @@ import time
 import redis
 from rq import SimpleWorker
 
-from bootstrap import build_bot_scheduler, build_match_service, build_timer_queue, settings, wait_for_redis
+from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
+                       build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
 from workers import jobs
-from workers.janitor import sweep
+from workers.janitor import sweep, sweep_tournaments
 
 log = logging.getLogger("cardroom.worker")
 
 
-def run_janitor(service, scheduler, config) -> None:
+def run_janitor(service, scheduler, tournaments, tournament_scheduler, config) -> None:
     while True:
         time.sleep(config.janitor_every)
         try:
             sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
             service.archive_finished()  # idempotent: every worker's janitor may run it
+            sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("janitor: Redis unreachable; next pass in %.1f s", config.janitor_every)
         except Exception:  # no failure may end the thread; the next pass tries again
@@ -54,10 +56,14 @@ def main() -> None:
     scheduler = build_bot_scheduler(config)
     queue = scheduler.queue
     wait_for_redis(queue.connection, log)
-    service = build_match_service(config)
-    jobs.configure(service)
+    client = build_redis(config)
+    accounts = build_accounts(config, client)  # a tournament's matches may seat accounts
+    service = build_match_service(config, client, accounts)
+    tournaments = build_tournament_service(config, service, client, accounts)
+    jobs.configure(service, tournaments)
     worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
-    threading.Thread(target=run_janitor, args=(service, scheduler, config), daemon=True, name="janitor").start()
+    threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
+                                               config), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / 3, threading.Event()), daemon=True,
                      name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.

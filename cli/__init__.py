@@ -1,5 +1,6 @@
-"""The `cardroom` command. `cardroom verify FILE` checks an export offline: no server, no Redis.
-`cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py)."""
+"""The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
+server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py).
+`cardroom tournament --url URL ...` runs a tournament on a server and prints its standings."""
 import argparse
 import json
 import logging
@@ -8,22 +9,28 @@ import sys
 from cli.bot import Bot, Client, HttpError
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
+from cli.tournament import add_tournament_command, run_tournament
 from service.audit import verify_export
+from service.tournament_audit import verify_tournament
+from service.tournaments import EXPORT_FORMAT as TOURNAMENT_EXPORT
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardroom", description="cardroom's tools")
     commands = parser.add_subparsers(dest="command", required=True)
-    verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result")
-    verify.add_argument("file", help="a document from GET /v1/matches/<id>/export ('-' reads standard input)")
+    verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result "
+                                                "(a tournament's: also every pairing and every match)")
+    verify.add_argument("file", help="a document from GET /v1/matches/<id>/export or /v1/tournaments/<id>/export "
+                                     "('-' reads standard input)")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
     bot = commands.add_parser("bot", help="play every turn an account owes, from its feed, until interrupted")
     bot.add_argument("--url", required=True, help="the server, e.g. http://localhost:8000")
     bot.add_argument("--key", required=True, help="the account's API key")
     bot.add_argument("--policy", choices=sorted(BOTS), default="greedy", help="the built-in policy (default greedy)")
     bot.add_argument("--options", type=json.loads, default={}, help='the policy\'s options as JSON, e.g. \'{"budget_ms": 200}\'')
+    add_tournament_command(commands)
     args = parser.parse_args(argv)
-    return run_bot(args) if args.command == "bot" else run_verify(args)
+    return {"bot": run_bot, "tournament": run_tournament}.get(args.command, run_verify)(args)
 
 
 def run_verify(args) -> int:
@@ -34,7 +41,9 @@ def run_verify(args) -> int:
     except (OSError, ValueError) as error:
         print(f"cardroom verify: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    verdict = verify_export(document if isinstance(document, dict) else {})
+    document = document if isinstance(document, dict) else {}
+    check = verify_tournament if document.get("format") == TOURNAMENT_EXPORT else verify_export
+    verdict = check(document)
     print(json.dumps(verdict.as_dict(), indent=2) if args.json else verdict.summary())
     return 0 if verdict.ok else 1
 

@@ -94,8 +94,8 @@ class EventStore(ABC):
     def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
 
     @abstractmethod
-    def index(self, match_id: str, game: str) -> None:
-        """List the match in the catalog of matches (newest first)."""
+    def index(self, match_id: str, game: str, catalog: str = "matches") -> None:
+        """List the match in the catalog of matches (newest first); another aggregate in its own `catalog`."""
 
     @abstractmethod
     def list_status(self, match_id: str, game: str, status: str) -> None:
@@ -111,8 +111,9 @@ class EventStore(ABC):
 
     @abstractmethod
     def matches(self, game: str | None, before: int | None, limit: int,
-                status: str | None = None) -> list[tuple[int, str]]:
-        """(position, id) of listed matches (under `status` if given), newest first, with position < before."""
+                status: str | None = None, catalog: str = "matches") -> list[tuple[int, str]]:
+        """(position, id) of listed matches (under `status` if given), newest first, with position < before;
+        of another `catalog` (no status there)."""
 
     @abstractmethod
     def await_bot(self, match_id: str, since: float) -> None:

@@ -20,6 +20,7 @@ class InMemoryEventStore(EventStore):
         self._snapshots: dict[str, list[Snapshot]] = defaultdict(list)
         self._idempotency: dict[str, dict[str, str]] = defaultdict(dict)
         self._listed: dict[str, tuple[int, str]] = {}  # match -> (position, game)
+        self._catalogs: dict[str, dict[str, tuple[int, str]]] = defaultdict(dict)  # other catalogs, alike
         self._statuses: dict[str, set[str]] = defaultdict(set)  # match -> the statuses it is listed under
         self._awaiting_bot: dict[str, float] = {}
         self._deadlines: dict[str, float] = {}
@@ -91,9 +92,10 @@ class InMemoryEventStore(EventStore):
             self._snapshots[match_id].append(Snapshot(snapshot.version, snapshot.hash,
                                                       json.loads(json.dumps(snapshot.state))))
 
-    def index(self, match_id, game):
+    def index(self, match_id, game, catalog="matches"):
         with self._lock:
-            self._listed[match_id] = (len(self._listed) + 1, game)
+            listed = self._listed if catalog == "matches" else self._catalogs[catalog]
+            listed[match_id] = (len(listed) + 1, game)
 
     def list_status(self, match_id, game, status):
         with self._lock:
@@ -108,9 +110,10 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             return [dict(self._meta[m]) if m in self._meta else None for m in match_ids]
 
-    def matches(self, game, before, limit, status=None):
+    def matches(self, game, before, limit, status=None, catalog="matches"):
         with self._lock:
-            listed = sorted(((pos, mid) for mid, (pos, g) in self._listed.items()
+            catalogued = self._listed if catalog == "matches" else self._catalogs[catalog]
+            listed = sorted(((pos, mid) for mid, (pos, g) in catalogued.items()
                              if (game is None or g == game) and (before is None or pos < before)
                              and (status is None or status in self._statuses[mid])), reverse=True)
             return listed[:limit]

@@ -6,6 +6,8 @@ Keys of one match share the hash tag {m:<id>} so one Lua script can touch them a
     cr:{m:<id>}:snaps    sorted set: score = version, member = {"version", "hash", "state"} as JSON
     cr:{m:<id>}:idem     hash: idempotency key -> the remembered answer
     cr:{m:<id>}:archive  string: an archived match's log, zlib-compressed JSON (in place of events, snaps, idem)
+A tournament's keys are the same under the tag {t:<id>} (its id in the store is "t:<id>"); its catalog is
+cr:tournaments:seq, cr:tournaments and cr:tournaments:game:<game>.
 The catalog of matches is outside any match: cr:matches:seq (counter), cr:matches (sorted set, score =
 position), cr:matches:game:<game>, the status index cr:matches:status:<status> and
 cr:matches:game:<game>:status:<status> (same scores), and cr:bots:awaited (sorted set, score = when the
@@ -107,7 +109,8 @@ def _socket_timeout(client) -> float | None:
 
 
 def keys(match_id: str) -> tuple[str, str, str, str]:
-    tag = f"cr:{{m:{match_id}}}"
+    """A match's keys; another aggregate's id names its kind, "<kind>:<id>" (a tournament's is "t:<id>")."""
+    tag = f"cr:{{{match_id}}}" if ":" in match_id else f"cr:{{m:{match_id}}}"
     return f"{tag}:events", f"{tag}:meta", f"{tag}:snaps", f"{tag}:idem"
 
 
@@ -226,11 +229,11 @@ class RedisEventStore(EventStore):
         member = json.dumps({"version": snapshot.version, "hash": snapshot.hash, "state": snapshot.state})
         self._redis.zadd(keys(match_id)[2], {member: snapshot.version})
 
-    def index(self, match_id, game):
-        position = self._redis.incr("cr:matches:seq")
+    def index(self, match_id, game, catalog="matches"):
+        position = self._redis.incr(f"cr:{catalog}:seq")
         pipe = self._redis.pipeline(transaction=False)
-        pipe.zadd("cr:matches", {match_id: position})
-        pipe.zadd(f"cr:matches:game:{game}", {match_id: position})
+        pipe.zadd(f"cr:{catalog}", {match_id: position})
+        pipe.zadd(f"cr:{catalog}:game:{game}", {match_id: position})
         pipe.execute()
 
     def list_status(self, match_id, game, status):
@@ -254,11 +257,11 @@ class RedisEventStore(EventStore):
             pipe.hgetall(keys(match_id)[1])
         return [meta or None for meta in pipe.execute()]
 
-    def matches(self, game, before, limit, status=None):
+    def matches(self, game, before, limit, status=None, catalog="matches"):
         if status is not None:
             listing = _status_listings(game, status)[0 if game is None else 1]
         else:
-            listing = "cr:matches" if game is None else f"cr:matches:game:{game}"
+            listing = f"cr:{catalog}" if game is None else f"cr:{catalog}:game:{game}"
         found = self._redis.zrevrangebyscore(listing, f"({before}" if before else "+inf", "-inf",
                                              start=0, num=limit, withscores=True)
         return [(int(score), match_id) for match_id, score in found]

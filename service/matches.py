@@ -26,7 +26,7 @@ from eventstore.clock import utc_at, utc_now
 from service.accounts import AccountService
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from service.ports import BotScheduler, NoTimers, TurnTimers
+from service.ports import BotScheduler, NoTimers, NoTournaments, TournamentScheduler, TurnTimers
 from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
@@ -58,7 +58,7 @@ class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
                  recent_matches: int = RECENT_MATCHES, archive_after: float = 0,
-                 timers: TurnTimers | None = None, defer=None):
+                 timers: TurnTimers | None = None, defer=None, tournaments: TournamentScheduler = NoTournaments()):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
@@ -68,7 +68,8 @@ class MatchService:
         `timers`: where a turn clock's next deadline is scheduled (default: nowhere, the janitor's pass only).
         `defer(seconds, call)`: runs `call` that much later without holding the caller (a timer fired
         early by RQ's whole-second scheduling; default: a thread timer, lost with its process, which the
-        janitor makes up for)."""
+        janitor makes up for).
+        `tournaments`: told when a match of a tournament finishes, so the tournament advances."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -80,12 +81,14 @@ class MatchService:
         self._archive_after = archive_after
         self._timers = timers or NoTimers()
         self._defer = defer or _in_a_thread
+        self._tournaments = tournaments
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None, clock_spec: dict | None = None) -> dict:
+               credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
-        seed a match whose every human seat is its own). `clock_spec`: the turn clock (docs/clocks.md)."""
+        seed a match whose every human seat is its own). `clock_spec`: the turn clock (docs/clocks.md).
+        `tournament`: the tournament it is played for."""
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec) if spec.get("account") else spec for spec in seats]
@@ -108,7 +111,8 @@ class MatchService:
             self._accounts.note_match(account_id, match_id)
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([_digest(tokens[s]) if s in tokens else None
-                                              for s in range(len(state["seats"]))])}
+                                              for s in range(len(state["seats"]))]),
+                        **({"tournament": tournament} if tournament else {})}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
         self._append(match_id, Current({}, None, Head()), events + opening, state, now, secrets_meta)
         document = self.document(match_id, state, None)
@@ -483,11 +487,19 @@ class MatchService:
             self._store.expire_extras(match_id, self._keep_finished_extras)
             if self._archive_after:
                 self._store.archive_when(match_id, self._clock() + self._archive_after)
+            if current.meta.get("tournament"):
+                self._tournament_match_finished(current.meta["tournament"])
         for seat in bots_owed[:1]:  # one at a time: the next append schedules the next (see ONE_BOT_AT_A_TIME)
             self._bots.schedule(match_id, seat, appended.head.version)
         if deadline is not None:
             self._timers.schedule(match_id, appended.head.version, deadline)
         return appended
+
+    def _tournament_match_finished(self, tournament_id: str) -> None:
+        """Schedules the tournament's advance from its version now (service/tournaments.py records the match)."""
+        meta = self._store.meta(tournament_key(tournament_id))
+        if meta:
+            self._tournaments.schedule(tournament_id, int(meta["version"]))
 
     def _replay(self, match_id, seat, record, request) -> dict:
         """The first answer to a request whose idempotency key was used before."""
@@ -599,6 +611,11 @@ class MatchService:
             "you": seat, "commitment": state["commitment"], "seed_source": state["seed_source"],
             "view": match.view(state, seat), **_clock_document(state),
         }
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament's id in the event store: its own aggregate, "t:<id>" (eventstore/redis_store.py keys)."""
+    return f"t:{tournament_id}"
 
 
 def present(game_id: str, finished: bool, stored: dict, seat: int | None) -> dict:

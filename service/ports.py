@@ -25,3 +25,15 @@ class NoBots:
 
     def schedule(self, match_id: str, seat: int, version: int) -> None:
         return None
+
+
+class TournamentScheduler(Protocol):
+    def schedule(self, tournament_id: str, version: int) -> None:
+        """Arrange for the tournament to advance from `version` (at most once per version)."""
+
+
+class NoTournaments:
+    """Schedules no tournament: for tools and tests that advance tournaments themselves."""
+
+    def schedule(self, tournament_id: str, version: int) -> None:
+        return None

@@ -16,11 +16,13 @@ from rq.job import Job, JobStatus
 from rq.utils import now
 
 from service.matches import MatchService
-from workers.scheduler import RqBotScheduler, bot_job_id
+from service.tournaments import TournamentService
+from workers.scheduler import RqBotScheduler, RqTournamentScheduler, bot_job_id, tournament_job_id
 
 log = logging.getLogger(__name__)
 WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 LOCK_KEY = "cr:janitor:lock"
+TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
 
 
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
@@ -31,14 +33,8 @@ def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, 
     requeued = []
     for match_id, seat, version in service.stalled_bot_turns(stall_after, give_up_after):
         job_id = bot_job_id(match_id, seat, version)
-        try:
-            job = Job.fetch(job_id, connection=queue.connection)
-        except NoSuchJobError:
-            job = None
-        if job is not None:
-            if _waiting(queue, job) or _computing(queue, job, stall_after):
-                continue  # a backlog or a long search, not a crash
-            job.delete()
+        if not _replaceable(queue, job_id, stall_after):
+            continue  # a backlog or a long search, not a crash
         scheduler.schedule(match_id, seat, version)
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
         requeued.append(job_id)
@@ -46,6 +42,37 @@ def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, 
         log.warning("janitor: the clock of match %s at version %s was overdue: %s", match_id, version,
                     service.time_out(match_id, version))
     return requeued
+
+
+def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentScheduler,
+                      stall_after: float) -> list[str]:
+    """Re-enqueues the advance of each tournament that has work and has not moved for `stall_after` seconds,
+    unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
+    job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
+    queue = scheduler.queue
+    if not queue.connection.set(TOURNAMENT_LOCK_KEY, "1", nx=True, px=int(stall_after * 1000)):
+        return []
+    requeued = []
+    for tournament_id, version in tournaments.stalled(stall_after):
+        job_id = tournament_job_id(tournament_id, version)
+        if not _replaceable(queue, job_id, stall_after):
+            continue
+        scheduler.schedule(tournament_id, version)
+        log.warning("janitor: re-enqueued the stalled tournament advance %s", job_id)
+        requeued.append(job_id)
+    return requeued
+
+
+def _replaceable(queue: Queue, job_id: str, stall_after: float) -> bool:
+    """No such job, or one that neither waits nor runs (deleted so that it can be enqueued again)."""
+    try:
+        job = Job.fetch(job_id, connection=queue.connection)
+    except NoSuchJobError:
+        return True
+    if _waiting(queue, job) or _computing(queue, job, stall_after):
+        return False
+    job.delete()
+    return True
 
 
 def _waiting(queue: Queue, job: Job) -> bool:

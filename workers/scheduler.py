@@ -74,3 +74,28 @@ class RqTurnTimers:
                                   failure_ttl=self._failure_ttl)
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)
+
+
+def tournament_job_id(tournament_id: str, version: int) -> str:
+    return f"tournament-{tournament_id}-{version}"
+
+
+class RqTournamentScheduler:
+    """A tournament's advance as an RQ job on the bots' queue, one job per (tournament, version)."""
+
+    def __init__(self, queue: Queue, result_ttl: int = 10, failure_ttl: int = 86400):
+        self.queue = queue
+        self._result_ttl = result_ttl
+        self._failure_ttl = failure_ttl
+
+    def schedule(self, tournament_id: str, version: int) -> None:
+        """As for a bot turn: if RQ's Redis cannot be reached, the janitor schedules it (`stalled`)."""
+        job_id = tournament_job_id(tournament_id, version)
+        try:
+            if Job.exists(job_id, connection=self.queue.connection):
+                return
+            self.queue.enqueue("workers.jobs.advance_tournament", tournament_id, version, job_id=job_id,
+                               retry=Retry(max=3, interval=[1, 2, 4]), job_timeout=JOB_TIMEOUT_SECONDS,
+                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl)
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("tournament advance %s not enqueued (Redis unreachable); the janitor will", job_id)

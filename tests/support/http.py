@@ -7,21 +7,31 @@ from service.accounts import AccountService
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.streams import MatchStreams
-from tests.support.service import make_service
+from service.tournament_streams import TournamentStreams
+from service.tournaments import TournamentService
+from tests.support.service import InlineTournaments, RecordedTournaments, make_service
 
 KEEP_ALIVE_SECONDS = 0.2
 # a match of three human seats, the unit tests' usual table
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 
 
-def make_client(bots=None, store=None, accounts=None, **service_options):
+def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, **service_options):
+    """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
+    api.rate_limits.RateLimits (default: none)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
-    service = make_service(bots, store=store, accounts=accounts, **service_options)
+    jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
+    service = make_service(bots, store=store, accounts=accounts, tournaments=jobs, **service_options)
     hub = Hub(store)
     streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
     feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
-    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds)
+    tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
+    if isinstance(jobs, InlineTournaments):
+        jobs.service = tournaments
+    app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
+                     tournaments=tournaments, rate_limits=rate_limits,
+                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS))
     return app.test_client()
 
 

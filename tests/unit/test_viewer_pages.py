@@ -12,7 +12,8 @@ STATIC = Path(__file__).resolve().parents[2] / "api" / "static"
 IMPORTS = re.compile(r'^import .* from "(\.[^"]+)";$', re.MULTILINE)
 
 
-@pytest.mark.parametrize("path, shell", [("/", "listing.js"), ("/matches/any-id", "match.js")])
+@pytest.mark.parametrize("path, shell", [("/", "listing.js"), ("/matches/any-id", "match.js"),
+                                         ("/tournaments", "tournaments.js"), ("/tournaments/any-id", "tournament.js")])
 def test_the_pages_are_html_shells_that_load_their_module(client, path, shell):
     page = client.get(path)
     assert page.status_code == 200 and page.mimetype == "text/html"

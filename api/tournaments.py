@@ -1,0 +1,104 @@
+"""Tournaments: create one, list them, follow one (progress, standings, live stream), export it for
+`cardroom verify`, and its ratings chart (docs/tournaments.md)."""
+from flask import Response, current_app, request
+from flask.views import MethodView
+
+from api.chart import ratings_svg
+from api.etags import Blueprint
+from api.matches import links
+from api.schemas import StreamQuery
+from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, last_event_id, ndjson, sse, written
+from api.tournament_schemas import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
+from service.tournament_streams import TournamentStreams
+from service.tournaments import TournamentService
+
+tournaments = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
+                        description="Tournaments of built-in bots and accounts: round robin, Swiss and duplicate "
+                                    "deals, run by the workers, with standings, ratings and an offline audit.")
+CREATED = {"tournament_id": "$response.body#/id"}
+EXAMPLE = {"game": "mantis", "format": "duplicate", "deals": 30, "table_size": 2,
+           "entrants": [{"bot": "random"}, {"bot": "greedy"}]}
+
+
+def service() -> TournamentService:
+    return current_app.extensions["cardroom.tournaments"]
+
+
+def streams() -> TournamentStreams:
+    return current_app.extensions["cardroom.tournament_streams"]
+
+
+@tournaments.route("")
+class TournamentList(MethodView):
+    @tournaments.arguments(TournamentQuery, location="query")
+    @tournaments.response(200, TournamentPage)
+    @tournaments.doc(operationId="listTournaments")
+    def get(self, query):
+        """Tournaments, newest first; pass next_cursor to get the next page."""
+        return service().list_tournaments(query.get("game"), query.get("cursor"), query["limit"])
+
+    @tournaments.arguments(CreateTournament, example=EXAMPLE)
+    @tournaments.response(201, Tournament)
+    @tournaments.doc(operationId="createTournament", **links(201, tournament=("getTournament", CREATED),
+                                                             standings=("getStandings", CREATED)))
+    def post(self, body):
+        """Create a tournament: it runs by itself in the workers. 422 with a reason for a spec that cannot run
+        (unknown game or bot, table_size outside the game's players, too many matches, ...)."""
+        return service().create(body)
+
+
+@tournaments.route("/<tournament_id>")
+class TournamentDetail(MethodView):
+    @tournaments.response(200, Tournament)
+    @tournaments.doc(operationId="getTournament")
+    def get(self, tournament_id):
+        """The tournament: progress (matches done / total), ETA, every round's pairings and results."""
+        return service().get(tournament_id)
+
+
+@tournaments.route("/<tournament_id>/standings")
+class TournamentStandings(MethodView):
+    @tournaments.response(200, Standings)
+    @tournaments.doc(operationId="getStandings")
+    def get(self, tournament_id):
+        """Per entrant: points, win share with its 95% interval, openskill rating; and head-to-head."""
+        return service().standings(tournament_id)
+
+
+@tournaments.route("/<tournament_id>/export")
+class TournamentExportRoute(MethodView):
+    @tournaments.response(200, TournamentExport)
+    @tournaments.doc(operationId="exportTournament")
+    def get(self, tournament_id):
+        """The tournament's log and every match's export: `cardroom verify FILE` checks all of it offline."""
+        return service().export(tournament_id)
+
+
+@tournaments.route("/<tournament_id>/chart.svg")
+class TournamentChart(MethodView):
+    @tournaments.doc(operationId="getRatingsChart", responses={"200": {
+        "description": "the ratings with their 95% intervals", "content": {"image/svg+xml": {"schema": {
+            "type": "string"}}}}})
+    def get(self, tournament_id):
+        """The entrants' ratings with their 95% intervals, as an SVG picture."""
+        document = service().get(tournament_id)
+        rows = service().standings(tournament_id)["entrants"]
+        rows.sort(key=lambda row: -row["rating"]["mu"])
+        return Response(ratings_svg(document["name"], rows), mimetype="image/svg+xml")
+
+
+@tournaments.route("/<tournament_id>/stream")
+class TournamentStream(MethodView):
+    @tournaments.arguments(StreamQuery, location="query")
+    @tournaments.doc(operationId="streamTournament", responses={"200": {
+        "description": "Every event of the tournament's log after the version resumed from, each run followed by "
+                       "the tournament document (type `tournament`); without a resume point the document comes "
+                       "first. It ends after tournament_finished.",
+        "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
+    def get(self, query, tournament_id):
+        """The tournament live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
+        after = last_event_id()
+        frames = streams().open(tournament_id, query.get("after") if after is None else after)
+        kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+        body = written(frames, sse, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson)
+        return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)

@@ -1,0 +1,223 @@
+"""A tournament: a decider like a match, over the matches it pairs (docs/tournaments.md).
+
+Its events (all public; the seed and salt only at the end):
+    tournament_created  {name, game, options, format, entrants: [{name, bot, bot_options?, account?}], table_size,
+                         rounds, deals, max_parallel, clock?, commitment, deal_commitments}
+    round_paired        {round, tables: [{entrants: [entrant per seat], deal?}], byes: [entrant]}
+    match_started       {round, table, match}           the match created for a table
+    match_recorded      {round, table, match, result}   its result ({winners: [seat], scores}), once
+    tournament_finished {seed, salt}                    appended with the last match_recorded
+Its state: the created data plus {status, version, rounds: [{tables: [{entrants, deal?, match, result}], byes}],
+by_match: {match: [round, table]}, seed, salt}. Rounds are numbered from 1, tables and entrants from 0.
+
+Fairness: commitment = SHA-256("<salt>:<seed>") as for a match; deal i's seed is HMAC-SHA256(seed, "deal:<i>")
+(hex) and deal_commitments[i] = SHA-256("<salt>:<deal seed i>"); Swiss tie-breaks draw from
+Rng.derive(seed, "round:<n>"). Everything is revealed by tournament_finished, so pairings and deals can be
+checked offline.
+"""
+import hashlib
+import hmac
+from math import comb
+
+from domain import clock, pairing
+from domain.bots import bot_options
+from domain.errors import InvalidSetup
+from domain.games import get_game
+from domain.match import commitment
+from domain.rng import Rng
+
+ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
+FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
+RUNNING, FINISHED = "running", "finished"
+BYE_POINTS = 1.0  # a bye scores as a win, as in chess Swiss (FIDE); it counts in no share and no rating
+
+
+def deal_seed(seed: str, deal: int) -> str:
+    return hmac.new(seed.encode(), f"deal:{deal}".encode(), hashlib.sha256).hexdigest()
+
+
+def total_matches(format: str, entrants: int, table_size: int, rounds: int, deals: int) -> int:
+    if format == ROUND_ROBIN:
+        return comb(entrants, table_size) * table_size
+    if format == DUPLICATE:
+        return deals * entrants
+    return rounds * (entrants // table_size)
+
+
+# --- decide -----------------------------------------------------------------------------------------
+def create(spec: dict, seed: str, salt: str, max_matches: int) -> list[dict]:
+    """`spec`: {name, game, options, format, entrants, table_size, rounds, deals, max_parallel, clock?} with
+    each account entrant resolved to {name, account}. Returns the creation and the first round's pairing."""
+    format, entrants, size = spec["format"], spec["entrants"], spec["table_size"]
+    if format not in FORMATS:
+        raise InvalidSetup("unknown_format", f"no format {format!r}; formats: {', '.join(FORMATS)}")
+    options = get_game(spec["game"]).options(spec["options"], size)
+    checked = [_entrant(entrant, i) for i, entrant in enumerate(entrants)]
+    accounts = [e["account"] for e in checked if "account" in e]
+    if len(set(accounts)) < len(accounts):
+        raise InvalidSetup("entrant_twice", "an account enters a tournament once")
+    if len(entrants) < 2 or size > len(entrants):
+        raise InvalidSetup("too_few_entrants", f"{len(entrants)} entrants cannot fill tables of {size}")
+    rounds, deals = spec.get("rounds") or 0, spec.get("deals") or 0
+    if format == SWISS and rounds < 1:
+        raise InvalidSetup("rounds_required", "a swiss tournament needs `rounds` (1 or more)")
+    if format == DUPLICATE:
+        _check_duplicate(checked, size, deals)
+    total = total_matches(format, len(entrants), size, rounds, deals)
+    if total > max_matches:
+        raise InvalidSetup("too_many_matches", f"this tournament would play {total} matches; the most is {max_matches}")
+    deal_commitments = [commitment(deal_seed(seed, d), salt) for d in range(deals)] if format == DUPLICATE else []
+    created = {"type": "tournament_created", "data": {
+        "name": spec.get("name") or f"{spec['game']} {format.replace('_', ' ')}", "game": spec["game"],
+        "options": options, "format": format, "entrants": checked, "table_size": size,
+        "rounds": rounds if format == SWISS else 1, "deals": deals, "max_parallel": spec["max_parallel"],
+        **({"clock": clock.spec(spec["clock"])} if spec.get("clock") is not None else {}),
+        "commitment": commitment(seed, salt), "deal_commitments": deal_commitments}}
+    return [created, pair_round(evolve(None, created), seed)]
+
+
+def _entrant(spec: dict, index: int) -> dict:
+    if spec.get("bot") is not None:
+        options = bot_options(spec["bot"], spec.get("bot_options") or {})
+        return {"name": spec.get("name") or f"{spec['bot']} #{index}", "bot": spec["bot"],
+                **({"bot_options": options} if options else {})}
+    if spec.get("account"):
+        return {"name": spec["name"], "bot": None, "account": spec["account"]}
+    raise InvalidSetup("invalid_entrant", f"entrant {index}: give a bot or an account")
+
+
+def _check_duplicate(entrants: list[dict], size: int, deals: int) -> None:
+    if deals < 1:
+        raise InvalidSetup("deals_required", "a duplicate tournament needs `deals` (1 or more)")
+    if size != len(entrants):
+        raise InvalidSetup("duplicate_table_size", "in duplicate every deal is played by all the entrants at one "
+                                                   f"table: table_size must be {len(entrants)}")
+    if any(e.get("account") for e in entrants):
+        # a duplicate deal is played again after its first match revealed its seed: whoever reads it knows
+        # the cards of the rotations still to come; bots see only their view, a person could look
+        raise InvalidSetup("duplicate_with_accounts", "duplicate deals are for built-in bots only: a finished "
+                                                      "rotation reveals the seed of the rotations still playing")
+
+
+def pair_round(state: dict, seed: str) -> dict:
+    """The next round's round_paired event."""
+    number = len(state["rounds"]) + 1
+    entrants, size = len(state["entrants"]), state["table_size"]
+    byes: list[int] = []
+    if state["format"] == ROUND_ROBIN:
+        tables = [{"entrants": t} for t in pairing.round_robin(entrants, size)]
+    elif state["format"] == DUPLICATE:
+        tables = [{"entrants": t, "deal": d} for d, t in pairing.duplicate(entrants, state["deals"])]
+    else:
+        played = [t["entrants"] for r in state["rounds"] for t in r["tables"]]
+        bye_counts = [sum(e in r["byes"] for r in state["rounds"]) for e in range(entrants)]
+        first_seats = [sum(t[0] == e for t in played) for e in range(entrants)]
+        seated, byes = pairing.swiss(points(state), played, bye_counts, first_seats, size,
+                                     Rng.derive(seed, f"round:{number}"))
+        tables = [{"entrants": t} for t in seated]
+    return {"type": "round_paired", "data": {"round": number, "tables": tables, "byes": byes}}
+
+
+def to_start(state: dict) -> list[tuple[int, int]]:
+    """(round, table) of the tables to start now: not started, in order, as many as max_parallel allows."""
+    if state["status"] != RUNNING:
+        return []
+    tables = [(r, t, table) for r, rnd in enumerate(state["rounds"], 1) for t, table in enumerate(rnd["tables"])]
+    running = sum(1 for _, _, table in tables if table["match"] and table["result"] is None)
+    waiting = [(r, t) for r, t, table in tables if table["match"] is None]
+    return waiting[:max(0, state["max_parallel"] - running)]
+
+
+def start(state: dict, round: int, table: int, match_id: str) -> list[dict]:
+    if state["rounds"][round - 1]["tables"][table]["match"] is not None:
+        return []
+    return [{"type": "match_started", "data": {"round": round, "table": table, "match": match_id}}]
+
+
+def record(state: dict, match_id: str, result: dict, seed: str, salt: str) -> list[dict]:
+    """The match's result, once (a match not of this tournament, or recorded before: nothing), and what it
+    ends: the next Swiss round's pairing, or the tournament."""
+    if match_id not in state["by_match"]:
+        return []
+    round, table = state["by_match"][match_id]
+    if state["rounds"][round - 1]["tables"][table]["result"] is not None:
+        return []
+    recorded = [{"type": "match_recorded", "data": {"round": round, "table": table, "match": match_id,
+                                                      "result": result}}]
+    after = evolve_all(state, recorded)
+    if any(t["result"] is None for t in after["rounds"][-1]["tables"]):
+        return recorded
+    if len(after["rounds"]) < after["rounds_planned"]:
+        return recorded + [pair_round(after, seed)]
+    return recorded + [{"type": "tournament_finished", "data": {"seed": seed, "salt": salt}}]
+
+
+# --- evolve -----------------------------------------------------------------------------------------
+def evolve(state: dict | None, event: dict) -> dict:
+    data, kind = event["data"], event["type"]
+    if kind == "tournament_created":
+        return {**data, "rounds_planned": data["rounds"], "rounds": [], "by_match": {}, "status": RUNNING,
+                "version": 1, "seed": None, "salt": None}
+    state = {**state, "version": state["version"] + 1}
+    if kind == "round_paired":
+        tables = [{**t, "match": None, "result": None} for t in data["tables"]]
+        return {**state, "rounds": state["rounds"] + [{"tables": tables, "byes": data["byes"]}]}
+    if kind in ("match_started", "match_recorded"):
+        rounds = [dict(r) for r in state["rounds"]]
+        current = rounds[data["round"] - 1]
+        current["tables"] = list(current["tables"])
+        table = dict(current["tables"][data["table"]])
+        if kind == "match_started":
+            table["match"] = data["match"]
+            state = {**state, "by_match": {**state["by_match"], data["match"]: [data["round"], data["table"]]}}
+        else:
+            table["result"] = data["result"]
+        current["tables"][data["table"]] = table
+        return {**state, "rounds": rounds}
+    if kind == "tournament_finished":
+        return {**state, "status": FINISHED, "seed": data["seed"], "salt": data["salt"]}
+    raise ValueError(f"not a tournament event: {kind}")
+
+
+def evolve_all(state: dict | None, events: list[dict]) -> dict:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# --- reading ----------------------------------------------------------------------------------------
+def played(state: dict) -> list[tuple[dict, list[int]]]:
+    """(table, entrant per seat) of every recorded match, in pairing order."""
+    return [(t, t["entrants"]) for r in state["rounds"] for t in r["tables"] if t["result"] is not None]
+
+
+def progress(state: dict) -> tuple[int, int]:
+    """(matches recorded, matches in the whole tournament)."""
+    done = len(played(state))
+    total = total_matches(state["format"], len(state["entrants"]), state["table_size"], state["rounds_planned"],
+                          state["deals"])
+    return done, total
+
+
+def places(table: dict) -> list[int]:
+    """Each seat's place: 1 for the winners, 2 for everyone else (the games name winners, not a full order)."""
+    winners = set(table["result"]["winners"])
+    return [1 if seat in winners else 2 for seat in range(len(table["entrants"]))]
+
+
+def shares(table: dict) -> list[float]:
+    """Each seat's share of the table: the fraction of the others it finished above, a tie counting half
+    (two seats: win 1, draw 0.5, loss 0)."""
+    placed = places(table)
+    others = len(placed) - 1
+    return [sum(1.0 if p < q else 0.5 if p == q else 0.0 for j, q in enumerate(placed) if j != i) / others
+            for i, p in enumerate(placed)]
+
+
+def points(state: dict) -> list[float]:
+    """Each entrant's points: its shares of every recorded table, plus BYE_POINTS per bye."""
+    totals = [BYE_POINTS * sum(e in r["byes"] for r in state["rounds"]) for e in range(len(state["entrants"]))]
+    for table, seated in played(state):
+        for entrant, share in zip(seated, shares(table)):
+            totals[entrant] += share
+    return totals

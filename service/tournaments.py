@@ -1,0 +1,211 @@
+"""The tournament use cases: create, advance (record finished matches, start the next tables), and the reads.
+
+A tournament is its own aggregate in the event store ("t:<id>", service.matches.tournament_key), with the same
+hash chain as a match. It advances by itself: `advance(id, version)` runs in the workers (workers/jobs.py),
+scheduled after its creation, after each advance that left work, and when one of its matches finishes
+(MatchService tells its TournamentScheduler). An advance at a version the tournament has left does nothing; an
+advance that loses the race to append leaves its freshly created matches unplayed by the tournament (they are
+never recorded: only a table's match_started names its match). The janitor re-schedules a tournament that has
+work and has not moved for a while (`stalled`), which recovers jobs lost with a killed worker.
+"""
+import json
+import logging
+import secrets
+import time
+import uuid
+
+from domain import match, standings as standings_math, tournament
+from eventstore.base import EventStore, Head, VersionConflict
+from eventstore.clock import utc_now
+from service.accounts import AccountService
+from service.errors import NotFound, ServiceError, Unprocessable
+from service.matches import MatchService, tournament_key
+from service.ports import TournamentScheduler
+from service.ratings import ratings
+
+CATALOG = "tournaments"
+EXPORT_FORMAT = "cardroom-tournament/1"
+RECENT_TOURNAMENTS = 200  # how far back the janitor looks for a stalled tournament, newest first
+log = logging.getLogger(__name__)
+
+
+class TournamentService:
+    def __init__(self, store: EventStore, matches: MatchService, jobs: TournamentScheduler, max_matches: int,
+                 accounts: AccountService | None = None, clock=time.time):
+        """`max_matches`: the most matches one tournament may play (more: 422 too_many_matches)."""
+        self._store = store
+        self._matches = matches
+        self._jobs = jobs
+        self._max_matches = max_matches
+        self._accounts = accounts
+        self._clock = clock
+
+    # --- commands -----------------------------------------------------------------------------------
+    def create(self, spec: dict) -> dict:
+        entrants = [self._entrant(e) for e in spec["entrants"]]
+        seed, salt = secrets.token_hex(32), secrets.token_hex(16)
+        events = tournament.create({**spec, "entrants": entrants}, seed, salt, self._max_matches)
+        state = tournament.evolve_all(None, events)
+        tournament_id = uuid.uuid4().hex
+        self._store.index(tournament_id, spec["game"], catalog=CATALOG)
+        meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "started": repr(self._clock())}
+        appended = self._append(tournament_id, Head(), events, state, meta)
+        self._jobs.schedule(tournament_id, appended.head.version)
+        return self.document(tournament_id, state, meta)
+
+    def advance(self, tournament_id: str, version: int) -> str:
+        """Records its finished matches and starts the tables max_parallel allows: "stale" if the tournament
+        is no longer at `version` (or another advance appended first), "idle" if there was nothing to do."""
+        meta, state, head = self._load(tournament_id)
+        if state["version"] != version or state["status"] != tournament.RUNNING:
+            return "stale"
+        events = []
+        for match_id, result in self._finished_unrecorded(state):
+            recorded = tournament.record(state, match_id, result, meta["seed"], meta["salt"])
+            events += recorded
+            state = tournament.evolve_all(state, recorded)
+        for round_number, table in tournament.to_start(state):
+            match_id = self._start_match(tournament_id, state, meta, round_number, table)
+            if match_id is None:
+                break  # refused for now (an account at its limit): the janitor tries again
+            started = tournament.start(state, round_number, table, match_id)
+            events += started
+            state = tournament.evolve_all(state, started)
+        if not events:
+            return "idle"
+        try:
+            appended = self._append(tournament_id, head, events, state)
+        except VersionConflict:
+            log.warning("tournament %s moved on during an advance from version %d", tournament_id, version)
+            return "stale"
+        # a match that finished while this advance ran may have found the old version's job already taken
+        if state["status"] == tournament.RUNNING and self._finished_unrecorded(state):
+            self._jobs.schedule(tournament_id, appended.head.version)
+        return "finished" if state["status"] == tournament.FINISHED else "advanced"
+
+    def stalled(self, stall_after: float) -> list[tuple[str, int]]:
+        """(tournament, version) of the recent running tournaments with work to do (a finished match not
+        recorded, a table to start) that have not moved for `stall_after` seconds."""
+        listed = self._store.matches(None, None, RECENT_TOURNAMENTS, catalog=CATALOG)
+        keys = [tournament_key(t) for _, t in listed]
+        now, found = self._clock(), []
+        for (_, tournament_id), meta in zip(listed, self._store.metas(keys)):
+            if not meta or meta.get("status") != tournament.RUNNING or now - float(meta["updated_at"]) < stall_after:
+                continue
+            _, state, _ = self._load(tournament_id)
+            if tournament.to_start(state) or self._finished_unrecorded(state):
+                found.append((tournament_id, state["version"]))
+        return found
+
+    # --- reads --------------------------------------------------------------------------------------
+    def get(self, tournament_id: str) -> dict:
+        meta, state, _ = self._load(tournament_id)
+        return self.document(tournament_id, state, meta)
+
+    def state(self, tournament_id: str) -> tuple[dict, dict]:
+        """The folded state and the document, for a stream that follows the log from there."""
+        meta, state, _ = self._load(tournament_id)
+        return state, self.document(tournament_id, state, meta)
+
+    def standings(self, tournament_id: str) -> dict:
+        _, state, _ = self._load(tournament_id)
+        return with_ratings(state)
+
+    def list_tournaments(self, game: str | None, cursor: int | None, limit: int) -> dict:
+        listed = self._store.matches(game, cursor, limit, catalog=CATALOG)
+        metas = self._store.metas([tournament_key(t) for _, t in listed])
+        found = [_summary(t, meta) for (_, t), meta in zip(listed, metas) if meta and "status" in meta]
+        return {"tournaments": found, "next_cursor": listed[-1][0] if len(listed) == limit else None}
+
+    def export(self, tournament_id: str) -> dict:
+        """The tournament's log and every started match's export: what `cardroom verify` checks offline."""
+        meta, state, _ = self._load(tournament_id)
+        match_ids = [t["match"] for r in state["rounds"] for t in r["tables"] if t["match"]]
+        return {"format": EXPORT_FORMAT, "tournament_id": tournament_id,
+                "complete": state["status"] == tournament.FINISHED, "exported_at": utc_now(),
+                "events": self._store.read(tournament_key(tournament_id)),
+                "matches": [self._matches.export(m, None) for m in match_ids]}
+
+    def document(self, tournament_id: str, state: dict, meta: dict) -> dict:
+        done, total = tournament.progress(state)
+        elapsed = float(meta.get("updated_at", meta["started"])) - float(meta["started"])
+        running = state["status"] == tournament.RUNNING
+        eta = elapsed / done * (total - done) if running and done else None
+        return {"id": tournament_id, "name": state["name"], "game": state["game"], "options": state["options"],
+                "format": state["format"], "status": state["status"], "version": state["version"],
+                "entrants": state["entrants"], "table_size": state["table_size"], "rounds": state["rounds_planned"],
+                "deals": state["deals"], "max_parallel": state["max_parallel"], "clock": state.get("clock"),
+                "created_at": meta["created_at"], "progress": {"done": done, "total": total},
+                "eta_seconds": eta, "commitment": state["commitment"], "deal_commitments": state["deal_commitments"],
+                "seed": state["seed"], "salt": state["salt"],
+                "pairings": [{"round": n, "byes": r["byes"], "tables": [
+                    {"table": i, "entrants": t["entrants"], "deal": t.get("deal"), "match": t["match"],
+                     "result": t["result"]} for i, t in enumerate(r["tables"])]}
+                    for n, r in enumerate(state["rounds"], 1)]}
+
+    # --- the steps ----------------------------------------------------------------------------------
+    def _entrant(self, spec: dict) -> dict:
+        if not spec.get("account"):
+            return spec
+        if self._accounts is None:
+            raise Unprocessable("accounts_unavailable", "this server keeps no accounts")
+        try:
+            account = self._accounts.resolve(spec["account"])
+        except NotFound as missing:  # part of a spec that cannot run, as an unknown bot is
+            raise Unprocessable(missing.reason, missing.message) from None
+        return {"name": account["name"], "account": account["id"]}
+
+    def _start_match(self, tournament_id: str, state: dict, meta: dict, round_number: int, table: int) -> str | None:
+        paired = state["rounds"][round_number - 1]["tables"][table]
+        seats = [_seat(state["entrants"][e]) for e in paired["entrants"]]
+        # a duplicate deal's seed makes the same cards at every rotation (domain/match.py: the deal draws from it)
+        seed = tournament.deal_seed(meta["seed"], paired["deal"]) if "deal" in paired else None
+        try:
+            created = self._matches.create(state["game"], state["options"], seats, seed, clock_spec=state.get("clock"),
+                                           tournament=tournament_id)
+        except ServiceError as refused:
+            log.warning("tournament %s: round %d table %d not started: %s", tournament_id, round_number, table,
+                        refused.message)
+            return None
+        return created["id"]
+
+    def _finished_unrecorded(self, state: dict) -> list[tuple[str, dict]]:
+        running = [t["match"] for r in state["rounds"] for t in r["tables"] if t["match"] and t["result"] is None]
+        return [(m, json.loads(meta["result"])) for m, meta in zip(running, self._store.metas(running))
+                if meta and meta.get("status") == match.FINISHED]
+
+    def _append(self, tournament_id, head, events, state, meta=None):
+        done, total = tournament.progress(state)
+        meta = {**(meta or {}), "status": state["status"], "game": state["game"], "name": state["name"],
+                "format": state["format"], "done": str(done), "total": str(total), "updated_at": repr(self._clock())}
+        return self._store.append(tournament_key(tournament_id), head, events, meta=meta)
+
+    def _load(self, tournament_id: str) -> tuple[dict, dict, Head]:
+        loaded = self._store.load(tournament_key(tournament_id)) if _well_formed(tournament_id) else None
+        if loaded is None:
+            raise NotFound("tournament_not_found", f"no tournament {tournament_id!r}")
+        return loaded.meta, tournament.evolve_all(None, loaded.events), loaded.head
+
+
+def with_ratings(state: dict) -> dict:
+    table = standings_math.standings(state)
+    rated = ratings(state)
+    for row in table["entrants"]:
+        row["rating"] = rated[row["entrant"]]
+    return table
+
+
+def _seat(entrant: dict) -> dict:
+    if entrant.get("account"):
+        return {"account": entrant["account"]}
+    return {"bot": entrant["bot"], "name": entrant["name"], "bot_options": entrant.get("bot_options", {})}
+
+
+def _summary(tournament_id: str, meta: dict) -> dict:
+    return {"id": tournament_id, "name": meta["name"], "game": meta["game"], "format": meta["format"],
+            "status": meta["status"], "created_at": meta["created_at"],
+            "progress": {"done": int(meta["done"]), "total": int(meta["total"])}}
+
+
+def _well_formed(tournament_id: str) -> bool:
+    return tournament_id.isalnum() and len(tournament_id) <= 64
