@@ -3,10 +3,10 @@ import json
 
 import pytest
 
+from domain.errors import InvalidSetup
 from domain.match import commitment
 from domain.tournament import deal_seed
 from eventstore.memory import InMemoryEventStore
-from service.errors import Unprocessable
 from service.matches import tournament_key
 from service.tournament_audit import verify_tournament
 from tests.support.service import InlineBots, InlineTournaments, RecordedBots, RecordedTournaments, make_tournaments
@@ -105,7 +105,7 @@ def test_a_tournaments_clock_times_its_account_seats_in_every_match():
 
 def test_a_tournament_with_a_bad_clock_is_refused_before_any_match():
     service = make_tournaments(InlineTournaments(), bots=RecordedBots())
-    with pytest.raises(Unprocessable) as refused:
+    with pytest.raises(InvalidSetup) as refused:
         service.create({**DUPLICATE, "clock": {"move_ms": -1}})
     assert refused.value.reason == "invalid_clock"
 
