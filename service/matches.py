@@ -85,10 +85,12 @@ class MatchService:
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None) -> dict:
+               credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
+               match_id: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own). `clock_spec`: the turn clock (docs/clocks.md).
-        `tournament`: the tournament it is played for."""
+        `tournament`: the tournament it is played for; `match_id`: the id it must have (default: a new one),
+        so that creating it twice is one match (the second raises VersionConflict)."""
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec) if spec.get("account") else spec for spec in seats]
@@ -103,7 +105,7 @@ class MatchService:
         state = match.evolve_all(state, _timed(opening, now))
         tokens = {seat: secrets.token_urlsafe(24) for seat, s in enumerate(state["seats"])
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
-        match_id = uuid.uuid4().hex
+        match_id = match_id or uuid.uuid4().hex
         seated = [seat["account"] for seat in state["seats"] if seat.get("account")]
         for account_id in seated:
             self._check_room(account_id)

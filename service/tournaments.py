@@ -8,6 +8,7 @@ advance that loses the race to append leaves its freshly created matches unplaye
 never recorded: only a table's match_started names its match). The janitor re-schedules a tournament that has
 work and has not moved for a while (`stalled`), which recovers jobs lost with a killed worker.
 """
+import hashlib
 import json
 import logging
 import secrets
@@ -160,14 +161,20 @@ class TournamentService:
         seats = [_seat(state["entrants"][e]) for e in paired["entrants"]]
         # a duplicate deal's seed makes the same cards at every rotation (domain/match.py: the deal draws from it)
         seed = tournament.deal_seed(meta["seed"], paired["deal"]) if "deal" in paired else None
+        # one id per table: two advances racing at one version start the same match, never an orphan
+        match_id = table_match_id(tournament_id, round_number, table)
+        if self._store.meta(match_id) is not None:
+            return match_id
         try:
-            created = self._matches.create(state["game"], state["options"], seats, seed, clock_spec=state.get("clock"),
-                                           tournament=tournament_id)
+            self._matches.create(state["game"], state["options"], seats, seed, clock_spec=state.get("clock"),
+                                 tournament=tournament_id, match_id=match_id)
+        except VersionConflict:
+            pass  # the racing advance created it a moment ago
         except ServiceError as refused:
             log.warning("tournament %s: round %d table %d not started: %s", tournament_id, round_number, table,
                         refused.message)
             return None
-        return created["id"]
+        return match_id
 
     def _finished_unrecorded(self, state: dict) -> list[tuple[str, dict]]:
         running = [t["match"] for r in state["rounds"] for t in r["tables"] if t["match"] and t["result"] is None]
@@ -209,3 +216,7 @@ def _summary(tournament_id: str, meta: dict) -> dict:
 
 def _well_formed(tournament_id: str) -> bool:
     return tournament_id.isalnum() and len(tournament_id) <= 64
+
+
+def table_match_id(tournament_id: str, round_number: int, table: int) -> str:
+    return hashlib.sha256(f"{tournament_id}:{round_number}:{table}".encode()).hexdigest()[:32]

@@ -6,6 +6,7 @@ import pytest
 from domain.errors import InvalidSetup
 from domain.match import commitment
 from domain.tournament import deal_seed
+from eventstore.base import VersionConflict
 from eventstore.memory import InMemoryEventStore
 from service.matches import tournament_key
 from service.tournament_audit import verify_tournament
@@ -50,6 +51,29 @@ def test_an_advance_at_a_version_the_tournament_left_does_nothing():
     created = service.create(DUPLICATE)
     assert service.advance(created["id"], created["version"]) == "advanced"
     assert service.advance(created["id"], created["version"]) == "stale"
+
+
+class RacedStore(InMemoryEventStore):
+    """Loses the next append of a tournament's log to a racing advance (which appended nothing here)."""
+    lose_next = False
+
+    def append(self, log_id, expected, events, **kwargs):
+        if self.lose_next and log_id.startswith("t:"):
+            self.lose_next = False
+            raise VersionConflict(expected.version + 1)
+        return super().append(log_id, expected, events, **kwargs)
+
+
+def test_an_advance_that_lost_a_race_leaves_no_orphan_match_when_the_tables_start_again():
+    store, jobs = RacedStore(), RecordedTournaments()
+    service = make_tournaments(jobs, bots=RecordedBots(), store=store)  # the bots never move
+    created = service.create({**DUPLICATE, "max_parallel": 4})
+    store.lose_next = True
+    assert service.advance(created["id"], created["version"]) == "stale"  # its 4 matches were created
+    assert service.advance(created["id"], created["version"]) == "advanced"
+    started = [t["match"] for t in service.get(created["id"])["pairings"][0]["tables"] if t["match"]]
+    assert len(started) == 4
+    assert sorted(m for _, m in store.matches(None, None, 100)) == sorted(started)
 
 
 def test_no_more_matches_run_at_once_than_max_parallel():
