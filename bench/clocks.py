@@ -23,7 +23,7 @@ from pathlib import Path
 
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, median
+from common import NO_RATE_LIMITS, embedded_redis, median, play_two_seat_matches
 from bootstrap.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,26 +86,10 @@ def lateness(base, match_id, move_ms):
             for i, e in enumerate(events) if e["type"] == "turn_timed_out"]
 
 
-def mover(base, stop, counter, clock=None):
-    """Plays two-seat Mantis matches over HTTP as fast as answers come (a new match when one ends)."""
-    session = requests.Session()
-    while not stop.is_set():
-        created = session.post(f"{base}/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"name": "b"}],
-                                                           **({"clock": clock} if clock else {})}).json()
-        tokens = [seat["token"] for seat in created["seats"]]
-        version, turn = created["version"], created["to_act"]
-        while turn and not stop.is_set():
-            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
-                                  headers={"Authorization": f"Bearer {tokens[turn[0]]}"},
-                                  json={"move": {"action": "score"}, "expected_version": version})
-            answer.raise_for_status()
-            counter.append(1)
-            version, turn = answer.json()["version"], answer.json()["to_act"]
-
-
 def load(base, clients, seconds_, clock=None):
     stop, counter = threading.Event(), []
-    threads = [threading.Thread(target=mover, args=(base, stop, counter, clock)) for _ in range(clients)]
+    threads = [threading.Thread(target=play_two_seat_matches, args=(base, stop, counter, clock))
+               for _ in range(clients)]
     for thread in threads:
         thread.start()
     time.sleep(seconds_)

@@ -4,6 +4,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,6 +53,28 @@ def gunicorn(app: str, redis_url: str, workers: int, options: tuple[str, ...] = 
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def play_two_seat_matches(base, stop, counter, clock=None, by_account=False):
+    """Plays two-seat Mantis matches over HTTP as fast as answers come (a new match when one ends), each move
+    appended to `counter`; `clock`: the matches' turn clock (docs/clocks.md), none by default; `by_account`:
+    the seats belong to two new bot accounts whose keys move them, instead of anonymous seat tokens."""
+    session = requests.Session()
+    accounts = [session.post(f"{base}/v1/accounts", json={"name": f"b{uuid.uuid4().hex[:12]}", "kind": "bot"}).json()
+                for _ in range(2 if by_account else 0)]
+    seats = [{"account": a["name"]} for a in accounts] or [{"name": "a"}, {"name": "b"}]
+    while not stop.is_set():
+        created = session.post(f"{base}/v1/matches", json={"game": "mantis", "seats": seats,
+                                                           **({"clock": clock} if clock else {})}).json()
+        credentials = [a["api_key"] for a in accounts] or [seat["token"] for seat in created["seats"]]
+        version, turn = created["version"], created["to_act"]
+        while turn and not stop.is_set():
+            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
+                                  headers={"Authorization": f"Bearer {credentials[turn[0]]}"},
+                                  json={"move": {"action": "score"}, "expected_version": version})
+            answer.raise_for_status()
+            counter.append(1)
+            version, turn = answer.json()["version"], answer.json()["to_act"]
 
 
 def median(values):

@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 from common import gunicorn, median
-from http_moves import measure, move_client
+from common import play_two_seat_matches
+from http_moves import measure
 from bootstrap.embedded_redis import EmbeddedRedis
 
 
@@ -29,7 +30,7 @@ def main():
                 gunicorn("bootstrap.wsgi:app", servers["always"].url, args.workers) as always:
             for _ in range(args.rounds):
                 for policy, base in (("everysec", everysec), ("always", always)):
-                    rates[policy].append(measure(move_client, base, args.clients, args.seconds))
+                    rates[policy].append(measure(play_two_seat_matches, base, args.clients, args.seconds))
     finally:
         for server in servers.values():
             server.stop()

@@ -10,12 +10,11 @@ Usage: python bench/http_moves.py [--seconds 4] [--rounds 3] [--clients 8] [--wo
 import argparse
 import threading
 import time
-import uuid
 
 import redis
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, gunicorn, median
+from common import NO_RATE_LIMITS, embedded_redis, gunicorn, median, play_two_seat_matches
 
 
 def bare_client(base, stop, counter):
@@ -25,40 +24,8 @@ def bare_client(base, stop, counter):
         counter.append(1)
 
 
-def move_client(base, stop, counter):
-    session = requests.Session()
-    while not stop.is_set():
-        created = session.post(f"{base}/v1/matches", json={
-            "game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]}).json()
-        tokens = [seat["token"] for seat in created["seats"]]
-        version, turn = created["version"], created["to_act"]
-        while turn and not stop.is_set():
-            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
-                                  headers={"Authorization": f"Bearer {tokens[turn[0]]}"},
-                                  json={"move": {"action": "score"}, "expected_version": version})
-            answer.raise_for_status()
-            counter.append(1)
-            version, turn = answer.json()["version"], answer.json()["to_act"]
-
-
 def key_move_client(base, stop, counter):
-    session = requests.Session()
-    keys, names = [], []
-    for _ in range(2):
-        account = session.post(f"{base}/v1/accounts", json={"name": f"b{uuid.uuid4().hex[:12]}", "kind": "bot"}).json()
-        keys.append(account["api_key"])
-        names.append(account["name"])
-    while not stop.is_set():
-        created = session.post(f"{base}/v1/matches", json={
-            "game": "mantis", "seats": [{"account": name} for name in names]}).json()
-        version, turn = created["version"], created["to_act"]
-        while turn and not stop.is_set():
-            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
-                                  headers={"Authorization": f"Bearer {keys[turn[0]]}"},
-                                  json={"move": {"action": "score"}, "expected_version": version})
-            answer.raise_for_status()
-            counter.append(1)
-            version, turn = answer.json()["version"], answer.json()["to_act"]
+    play_two_seat_matches(base, stop, counter, by_account=True)
 
 
 def redis_calls_per_move(redis_url, client, base, moves=200) -> float:
@@ -106,9 +73,9 @@ def main():
         bare, moves, keyed = [], [], []
         for _ in range(args.rounds):
             bare.append(measure(bare_client, base, args.clients, args.seconds))
-            moves.append(measure(move_client, base, args.clients, args.seconds))
+            moves.append(measure(play_two_seat_matches, base, args.clients, args.seconds))
             keyed.append(measure(key_move_client, base, args.clients, args.seconds))
-        token_calls = redis_calls_per_move(redis_url, move_client, base)
+        token_calls = redis_calls_per_move(redis_url, play_two_seat_matches, base)
         key_calls = redis_calls_per_move(redis_url, key_move_client, base)
     print(f"gunicorn workers={args.workers}, clients={args.clients}, {args.rounds} rounds of {args.seconds}s")
     print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6} {'key moves/s':>12} {'token/key':>10}")

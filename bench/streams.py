@@ -31,7 +31,8 @@ import requests  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
 from common import embedded_redis, gunicorn, median  # noqa: E402
-from http_moves import measure, move_client  # noqa: E402
+from common import play_two_seat_matches  # noqa: E402
+from http_moves import measure  # noqa: E402
 
 WORKER_CLASSES = {
     "gevent": ("--worker-class", "gevent", "--worker-connections", "5000"),
@@ -130,7 +131,7 @@ def with_idle_streams(base, address, count, seconds, clients):
     """moves/s while `count` idle streams (one per idle match) are open, and the API's memory then."""
     streams = idle_streams(base, address, count)
     memory = api_memory_mb(base)
-    moves = measure(move_client, base, clients, seconds)
+    moves = measure(play_two_seat_matches, base, clients, seconds)
     for stream in streams:
         stream.close()
     return moves, memory
@@ -193,7 +194,7 @@ def main():
                 for n in counts:
                     latency[worker_class, n] += latencies(base, address, n, max(1, args.moves // args.rounds))
                 memory[worker_class, "none"] = api_memory_mb(base)
-                moves[worker_class, "none"].append(measure(move_client, base, args.clients, args.seconds))
+                moves[worker_class, "none"].append(measure(play_two_seat_matches, base, args.clients, args.seconds))
                 with_idle, memory[worker_class, "idle"] = with_idle_streams(base, address, idle, args.seconds,
                                                                             args.clients)
                 moves[worker_class, "idle"].append(with_idle)
