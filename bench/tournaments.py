@@ -53,10 +53,10 @@ def ranking(game: str, most_deals: int) -> tuple[int, dict, float]:
         deals *= 2
 
 
-def greedy_shares(game: str, deals: int) -> list[tuple[int, int, float]]:
-    """(deal, rotation, greedy's share) of every match of a duplicate tournament of `deals` deals."""
+def second_shares(game: str, deals: int, pair: list[dict]) -> list[tuple[int, int, float]]:
+    """(deal, rotation, the second entrant's share) of every match of a duplicate tournament of `deals` deals."""
     service, tournament_id, _ = run({"game": game, "format": "duplicate", "deals": deals, "table_size": 2,
-                                     "entrants": PAIR})
+                                     "entrants": pair})
     tables = service.get(tournament_id)["pairings"][0]["tables"]
     return [(t["deal"], i % 2, tournament.shares(t)[t["entrants"].index(1)]) for i, t in enumerate(tables)]
 
@@ -67,13 +67,13 @@ def width(samples: list[float]) -> float:
     return interval[1] - interval[0] if interval else 0.0
 
 
-def noise(game: str, deals: int) -> tuple[float, float]:
+def noise(game: str, deals: int, pair: list[dict]) -> tuple[float, float]:
     """(duplicate width, independent width) over 2 * deals matches each: duplicate's unit is the deal (the mean
     of its two rotations); independent is 2 * deals matches with their own cards, seats alternating (of 2 * deals
     duplicate deals only one rotation each is kept: deal d's rotation d % 2)."""
-    duplicate = greedy_shares(game, deals)
+    duplicate = second_shares(game, deals, pair)
     by_deal = [sum(s for d, _, s in duplicate if d == deal) / 2 for deal in range(deals)]
-    independent = [s for d, rotation, s in greedy_shares(game, 2 * deals) if rotation == d % 2]
+    independent = [s for d, rotation, s in second_shares(game, 2 * deals, pair) if rotation == d % 2]
     return width(by_deal), width(independent)
 
 
@@ -159,6 +159,10 @@ def main() -> None:
     parser.add_argument("--throughput", type=int, default=0, help="deals for the throughput part (0: skip it)")
     parser.add_argument("--noise-deals", type=int, default=100)
     parser.add_argument("--most-deals", type=int, default=320, help="ranking: stop doubling the deals here")
+    parser.add_argument("--noise-pair", default="random,greedy",
+                        help="noise: the two built-in bots compared, e.g. greedy,ismcts")
+    parser.add_argument("--ismcts-budget", type=int, default=20, help="noise: an ismcts entrant's budget_ms")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: ranking,noise,swiss")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -170,9 +174,12 @@ def main() -> None:
             print(f"  {game:9} deals {deals:4} ({2 * deals} matches): greedy share {row['share']:.3f} "
                   f"[{row['share_low']:.3f}, {row['share_high']:.3f}]  mu {row['rating']['mu']:.1f}  ({elapsed:.1f} s)")
     if "noise" not in skip:
-        print(f"noise: 95% interval width over {2 * args.noise_deals} matches, duplicate vs independent deals")
-        for game in GAMES:
-            duplicate_width, independent_width = noise(game, args.noise_deals)
+        pair = [{"bot": bot, **({"bot_options": {"budget_ms": args.ismcts_budget}} if bot == "ismcts" else {})}
+                for bot in args.noise_pair.split(",")]
+        print(f"noise: 95% interval width of {pair[1]['bot']}'s share against {pair[0]['bot']} over "
+              f"{2 * args.noise_deals} matches, duplicate vs independent deals")
+        for game in args.games.split(","):
+            duplicate_width, independent_width = noise(game, args.noise_deals, pair)
             ratio = f"{duplicate_width / independent_width:.2f}" if independent_width else "- (no spread)"
             print(f"  {game:9} duplicate {duplicate_width:.3f}  independent {independent_width:.3f}  ratio {ratio}")
     if "swiss" not in skip:
