@@ -1,11 +1,13 @@
-"""The account feed on a real Redis: turns come through the hub's one XREAD, a new match through the
-account's count, a rejoined match is watched again, and a reconnection is told every turn owed."""
+"""The account feed on a real Redis and on a Redis Cluster: turns come through the hub's one XREAD, a new match
+through the account's count, a rejoined match is watched again, and a reconnection is told every turn owed."""
 import threading
 import uuid
 
 import pytest
+from redis.cluster import RedisCluster
 
 from eventstore.accounts import RedisAccountStore
+from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
 from service.feed import AccountFeeds
@@ -16,14 +18,19 @@ pytestmark = pytest.mark.integration
 SCORE = {"action": "score"}
 
 
-@pytest.fixture
-def store(redis_client):
-    return RedisEventStore(redis_client)
+@pytest.fixture(params=["redis", "cluster"])
+def client(request):
+    return request.getfixturevalue("cluster_client" if request.param == "cluster" else "redis_client")
 
 
 @pytest.fixture
-def accounts(redis_client):
-    return AccountService(RedisAccountStore(redis_client))
+def store(client):
+    return ClusterEventStore(client) if isinstance(client, RedisCluster) else RedisEventStore(client)
+
+
+@pytest.fixture
+def accounts(client):
+    return AccountService(RedisAccountStore(client))
 
 
 @pytest.fixture
