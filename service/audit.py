@@ -57,15 +57,20 @@ def verify_export(document: dict) -> Verdict:
     return verify_log(events)
 
 
+def check_chain(events: list[dict], checked: list[str]) -> None:
+    """Raises the Fault at the first event whose hash or link to the one before is wrong; else notes it checked."""
+    broken = first_break(events)
+    if broken:
+        raise Fault(*broken)
+    checked.append("hash chain")
+
+
 def verify_log(events: list[dict], seed: str | None = None, salt: str | None = None) -> Verdict:
     """A whole, unredacted log. The seed and salt come from match_finished, or are given (the server's
     own audit of a match still going on)."""
     checked = []
     try:
-        broken = first_break(events)
-        if broken:
-            raise Fault(*broken)
-        checked.append("hash chain")
+        check_chain(events, checked)
         finished = events[-1]["type"] == "match_finished"
         if finished:
             seed, salt = events[-1]["data"].get("seed"), events[-1]["data"].get("salt")

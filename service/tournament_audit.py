@@ -12,8 +12,7 @@ the verdict:
 """
 from domain import tournament
 from domain.match import commitment
-from eventstore.chain import first_break
-from service.audit import Fault, Verdict, verify_export
+from service.audit import Fault, Verdict, check_chain, verify_export
 from service.tournaments import EXPORT_FORMAT
 
 
@@ -26,10 +25,7 @@ def verify_tournament(document: dict) -> Verdict:
     matches = {m.get("match_id"): m for m in document.get("matches") or [] if isinstance(m, dict)}
     checked = []
     try:
-        broken = first_break(events)
-        if broken:
-            raise Fault(*broken)
-        checked.append("hash chain")
+        check_chain(events, checked)
         finished = events[-1]["type"] == "tournament_finished"
         if not finished:
             raise Fault(None, "the tournament is not finished: its seed is not revealed yet")
