@@ -145,15 +145,15 @@ class ClockSeat(Schema):
     timeouts = fields.Integer(required=True)
 
 
-class Clock(Schema):
-    move_ms = fields.Integer(required=True)
-    bank_ms = fields.Integer(required=True)
-    increment_ms = fields.Integer(required=True)
-    first_move_ms = fields.Integer(required=True)
-    reaction_ms = fields.Integer(required=True)
-    on_timeout = fields.String(required=True)
-    zombie_after = fields.Integer(required=True)
-    seats = fields.List(fields.Nested(ClockSeat), required=True)
+def _clock_value(option) -> fields.Field:
+    """A part of a match's clock as its document shows it: every part, defaults filled in."""
+    kind = fields.String if option.choices else fields.Integer
+    return kind(required=True, metadata={"description": option.description})
+
+
+# the parts come from domain/clock.py, as ClockSpec's do: one list to keep
+Clock = Schema.from_dict({**{option.name: _clock_value(option) for option in clock.SPEC},
+                          "seats": fields.List(fields.Nested(ClockSeat), required=True)}, name="Clock")
 
 
 class Match(Schema):
