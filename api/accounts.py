@@ -1,7 +1,7 @@
 """Accounts: register, read yourself, rotate your key, list your matches (send 'Authorization: Bearer <key>')."""
 from flask.views import MethodView
 
-from api.context import accounts, seat_token, service
+from api.context import accounts, seat_token, service, vary_on_authorization
 from api.etags import Blueprint
 from api.schemas import Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, CreateAccount
 
@@ -12,10 +12,7 @@ account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
 ACCOUNT_KEY = [{"accountKey": []}]
 
 
-@account_routes.after_request
-def vary_on_the_key(response):
-    response.vary.add("Authorization")
-    return response
+account_routes.after_request(vary_on_authorization)
 
 
 @account_routes.route("")

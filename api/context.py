@@ -45,3 +45,10 @@ def idempotency_key() -> str | None:
         raise ServiceError("invalid_idempotency_key",
                            f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters")
     return key
+
+
+def vary_on_authorization(response):
+    """What a read shows depends on the caller's credential (a seat token or an account key): a cache must not
+    hand one caller's answer to another. Registered after the requests of every blueprint that reads by caller."""
+    response.vary.add("Authorization")
+    return response

@@ -3,7 +3,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from api.context import seat_token
+from api.context import seat_token, vary_on_authorization
 from api.limits import Blueprint
 from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, VERSION_DIGITS, last_event_id, ndjson, sse, written
 from service.feed import AccountFeeds
@@ -18,10 +18,7 @@ class FeedQuery(Schema):
         "description": "resume: the `position` of the last frame you got (the Last-Event-ID header wins over it)"})
 
 
-@feed.after_request
-def vary_on_the_key(response):
-    response.vary.add("Authorization")
-    return response
+feed.after_request(vary_on_authorization)
 
 
 @feed.route("/me/stream")

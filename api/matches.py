@@ -2,7 +2,7 @@
 from flask.views import MethodView
 
 from api import examples, new_match
-from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, seat_token, service
+from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, seat_token, service, vary_on_authorization
 from api.etags import Blueprint
 from api.schemas import (Audit, CreateMatch, Events, Export, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
                          MatchQuery, Moved, MoveRequest, StateQuery, Steps)
@@ -24,11 +24,7 @@ def links(status: int, **found: tuple[str, dict]) -> dict:
                                              for name, (operation, parameters) in found.items()}}}}
 
 
-@matches.after_request
-def vary_on_the_seat(response):
-    """What a read shows depends on the caller's seat token: a cache must not hand one seat's answer to another."""
-    response.vary.add("Authorization")
-    return response
+matches.after_request(vary_on_authorization)
 
 
 def tag_read(match_id: str, by_seat: bool = True, seat_required: bool = False) -> None:
