@@ -1,9 +1,9 @@
 """The in-memory event store, for unit tests: the same behaviour as Redis, in dicts under one lock."""
-import json
 import threading
 import time
 from collections import defaultdict
 
+from eventstore import codec
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore.chain import GENESIS, seal
 from eventstore.clock import utc_now
@@ -27,7 +27,7 @@ class InMemoryEventStore(EventStore):
         self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
         self._archive_due: dict[str, float] = {}
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
         with self._lock:
             if idempotency and idempotency[0] in self._idempotency[match_id]:
                 return Duplicate(self._idempotency[match_id][idempotency[0]])
@@ -42,6 +42,10 @@ class InMemoryEventStore(EventStore):
                                                         "head": head.hash})
             if idempotency:
                 self._idempotency[match_id][idempotency[0]] = idempotency[1]
+            if snapshot is not None:
+                # stored as JSON, as Redis does, so a state that does not survive JSON fails here too
+                kept = codec.loads(codec.dumps(snapshot))
+                self._snapshots[match_id].append(Snapshot(head.version, head.hash, kept))
             self._changed.notify_all()
             return Appended(stored, head)
 
@@ -85,12 +89,6 @@ class InMemoryEventStore(EventStore):
     def recall(self, match_id, key):
         with self._lock:
             return self._idempotency[match_id].get(key)
-
-    def save_snapshot(self, match_id, snapshot):
-        with self._lock:
-            # stored as JSON, as Redis does, so a state that does not survive JSON fails here too
-            self._snapshots[match_id].append(Snapshot(snapshot.version, snapshot.hash,
-                                                      json.loads(json.dumps(snapshot.state))))
 
     def index(self, match_id, game, catalog="matches"):
         with self._lock:

@@ -13,12 +13,12 @@ The feed entry is written after the append, so a process that dies in between le
 stream (and catches up a reader that fell more than CHANGES_KEPT entries behind). A log `tail` has not
 followed before is read at once. docs/deployment.md measures what the one-slot feed costs.
 """
-import json
 import time
 import uuid
 
 from redis.exceptions import AskError, ConnectionError, MovedError, TimeoutError
 
+from eventstore import codec
 from eventstore.base import Appended
 from eventstore.clock import utc_now
 from eventstore.redis_store import TAIL_COUNT, RedisEventStore, keys
@@ -38,8 +38,9 @@ class ClusterEventStore(RedisEventStore):
         self._rescan_at = 0.0
         self._followed: set[str] = set()  # the logs the previous tail was asked for
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
-        outcome = super().append(match_id, expected, events, meta=meta, idempotency=idempotency, time=time)
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
+        outcome = super().append(match_id, expected, events, meta=meta, idempotency=idempotency, time=time,
+                                 snapshot=snapshot)
         if isinstance(outcome, Appended) and outcome.events:
             self._redis.xadd(CHANGES, {"m": match_id}, maxlen=CHANGES_KEPT, approximate=True)
         return outcome
@@ -95,5 +96,5 @@ class ClusterEventStore(RedisEventStore):
         found = {}
         for match_id, entries in zip(after, pipe.execute()):
             if entries:
-                found[match_id] = [json.loads(fields["e"]) for _, fields in entries]
+                found[match_id] = [codec.loads(fields["e"]) for _, fields in entries]
         return found

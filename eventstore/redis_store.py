@@ -19,7 +19,6 @@ XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 `tail` is one XREAD BLOCK over every stream asked for, so it needs them in one slot: under Redis Cluster
 eventstore/redis_cluster.py blocks on a change feed instead.
 """
-import json
 import logging
 import uuid
 import zlib
@@ -27,11 +26,12 @@ import zlib
 from redis.client import NEVER_DECODE
 
 from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
+from eventstore import codec
 from eventstore.chain import seal
 from eventstore.clock import utc_now
 
-# KEYS: events, meta, idem. ARGV: expected version, expected head, new head, idempotency key ('' if none),
-# idempotency record, n, n event JSONs, then meta field/value pairs.
+# KEYS: events, meta, idem, snaps. ARGV: expected version, expected head, new head, idempotency key ('' if none),
+# idempotency record, snapshot JSON at the new head ('' if none), n, n event JSONs, then meta field/value pairs.
 APPEND = """
 if ARGV[4] ~= '' then
   local prior = redis.call('HGET', KEYS[3], ARGV[4])
@@ -42,15 +42,16 @@ local head = redis.call('HGET', KEYS[2], 'head') or ''
 if version ~= tonumber(ARGV[1]) or (version > 0 and head ~= ARGV[2]) then
   return {'conflict', tostring(version)}
 end
-local n = tonumber(ARGV[6])
+local n = tonumber(ARGV[7])
 for i = 1, n do
-  redis.call('XADD', KEYS[1], (version + i) .. '-0', 'e', ARGV[6 + i])
+  redis.call('XADD', KEYS[1], (version + i) .. '-0', 'e', ARGV[7 + i])
 end
 redis.call('HSET', KEYS[2], 'version', tostring(version + n), 'head', ARGV[3])
-for i = 7 + n, #ARGV, 2 do
+for i = 8 + n, #ARGV, 2 do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
 end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('ZADD', KEYS[4], version + n, ARGV[6]) end
 return {'ok', tostring(version + n)}
 """
 
@@ -135,16 +136,17 @@ class RedisEventStore(EventStore):
         socket_timeout = _socket_timeout(client)
         self._longest_block = socket_timeout * SOCKET_MARGIN if socket_timeout else None
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None):
+    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
         stored = seal(events, expected.version, expected.hash, time or self._clock())
         head = Head(expected.version + len(stored), stored[-1]["hash"] if stored else expected.hash)
-        events_key, meta_key, _, idem_key = keys(match_id)
+        events_key, meta_key, snaps_key, idem_key = keys(match_id)
         key, record = idempotency or ("", "")
+        kept = "" if snapshot is None else codec.dumps({"version": head.version, "hash": head.hash, "state": snapshot})
         meta_pairs = [item for pair in (meta or {}).items() for item in pair]
         outcome, value = self._run_append(
-            keys=[events_key, meta_key, idem_key],
-            args=[expected.version, expected.hash, head.hash, key, record, len(stored),
-                  *(json.dumps(e) for e in stored), *meta_pairs])
+            keys=[events_key, meta_key, idem_key, snaps_key],
+            args=[expected.version, expected.hash, head.hash, key, record, kept, len(stored),
+                  *(codec.dumps(e) for e in stored), *meta_pairs])
         if outcome == "duplicate":
             return Duplicate(value)
         if outcome == "conflict":
@@ -181,9 +183,9 @@ class RedisEventStore(EventStore):
             return Loaded(meta, None, [e for e in self._archived(match_id) if since < e["version"] <= upto])
         snapshot = None
         if snap:
-            raw = json.loads(snap[0])
+            raw = codec.loads(snap[0])
             snapshot = Snapshot(raw["version"], raw["hash"], raw["state"])
-        return Loaded(meta, snapshot, [json.loads(fields[1]) for _, fields in entries])
+        return Loaded(meta, snapshot, [codec.loads(fields[1]) for _, fields in entries])
 
     def read(self, match_id, after=0, upto=None):
         end = "+" if upto is None else f"{upto}-0"
@@ -191,12 +193,12 @@ class RedisEventStore(EventStore):
         if not entries:  # nothing new, or an archived match
             return [e for e in self._archived(match_id)
                     if after < e["version"] and (upto is None or e["version"] <= upto)]
-        return [json.loads(fields["e"]) for _, fields in entries]
+        return [codec.loads(fields["e"]) for _, fields in entries]
 
     def _archived(self, match_id: str) -> list[dict]:
         """An archived match's log ([] if it is not archived)."""
         packed = self._redis.execute_command("GET", archive_key(match_id), **{NEVER_DECODE: True})
-        return json.loads(zlib.decompress(packed)) if packed else []
+        return codec.loads(zlib.decompress(packed)) if packed else []
 
     def tail(self, after, timeout):
         if self._longest_block is not None:
@@ -210,7 +212,7 @@ class RedisEventStore(EventStore):
             if stream == self._wake_key:
                 self._wake_seen = entries[-1][0]
             else:
-                found[match_ids[stream]] = [json.loads(fields["e"]) for _, fields in entries]
+                found[match_ids[stream]] = [codec.loads(fields["e"]) for _, fields in entries]
         return found
 
     def wake(self):
@@ -224,10 +226,6 @@ class RedisEventStore(EventStore):
 
     def recall(self, match_id, key):
         return self._redis.hget(keys(match_id)[3], key)
-
-    def save_snapshot(self, match_id, snapshot):
-        member = json.dumps({"version": snapshot.version, "hash": snapshot.hash, "state": snapshot.state})
-        self._redis.zadd(keys(match_id)[2], {member: snapshot.version})
 
     def index(self, match_id, game, catalog="matches"):
         position = self._redis.incr(f"cr:{catalog}:seq")
@@ -289,7 +287,7 @@ class RedisEventStore(EventStore):
         while done == 0:  # the log grew between reading it and archiving it (not once finished): read it again
             version = self._redis.hget(meta_key, "version")
             log = self.read(match_id)
-            packed = zlib.compress(json.dumps(log, separators=(",", ":")).encode(), ARCHIVE_COMPRESSION)
+            packed = zlib.compress(codec.dumps(log), ARCHIVE_COMPRESSION)
             done = self._archive(keys=[events_key, meta_key, snaps_key, idem_key, archive_key(match_id)],
                                  args=[version or "", packed])
         self._redis.zrem(ARCHIVE_DUE, match_id)
