@@ -10,9 +10,10 @@ hash chain, Redis) can write. Each is refused here with its own reason.
 import json
 import math
 import re
+from functools import wraps
 
 import flask_smorest
-from flask import request
+from flask import current_app, request
 from flask_smorest import abort
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -86,6 +87,23 @@ class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint whose @arguments read JSON bodies through StrictParser."""
 
     ARGUMENTS_PARSER = StrictParser()
+
+    def response(self, status_code, schema=None, *, dump: bool = True, **kwargs):
+        """`dump=False`: the view's answer is already the documented shape, made of JSON types, and is sent as
+        it is; the schema only documents it (schemathesis checks answers against it, tests/unit/test_api_fuzz.py).
+        For the hottest answers, whose dump only copied them (docs/performance.md)."""
+        documented = super().response(status_code, schema, **kwargs)
+        if dump:
+            return documented
+
+        def decorator(view):
+            @wraps(view)
+            def as_is(*args, **kwargs):
+                answer = current_app.json.response(view(*args, **kwargs))
+                answer.status_code = status_code
+                return answer
+            return documented(as_is)
+        return decorator
 
     def arguments(self, schema, *args, **kwargs):
         """One schema object per route: given a class, webargs builds (deep-copies) a new one per request,

@@ -55,7 +55,7 @@ class MatchList(MethodView):
 @matches.route("/<match_id>")
 class MatchDetail(MethodView):
     @matches.etag
-    @matches.response(200, Match, example=examples.MATCH)
+    @matches.response(200, Match, example=examples.MATCH, dump=False)
     @matches.doc(security=SEAT_TOKEN, operationId="getMatch")
     def get(self, match_id):
         """The match as the caller may see it: a seat's view with its token, the spectator view without.
@@ -113,7 +113,7 @@ class MatchLegalMoves(MethodView):
 @matches.route("/<match_id>/moves")
 class MatchMoves(MethodView):
     @matches.arguments(MoveRequest, example=examples.MOVE)
-    @matches.response(201, Moved, example=examples.MOVED)
+    @matches.response(201, Moved, example=examples.MOVED, dump=False)
     @matches.doc(security=[{"seatToken": []}], operationId="makeMove", parameters=[IDEMPOTENCY_KEY], **links(
         201, match=("getMatch", THIS_MATCH),
         events=("getEvents", {**THIS_MATCH, "after": "$request.body#/expected_version"})))
