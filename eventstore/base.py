@@ -55,12 +55,14 @@ class VersionConflict(Exception):
 class EventStore(ABC):
     @abstractmethod
     def append(self, match_id: str, expected: Head, events: list[dict], *, meta: dict[str, str] | None = None,
-               idempotency: tuple[str, str] | None = None, time: str | None = None) -> Appended | Duplicate:
+               idempotency: tuple[str, str] | None = None, time: str | None = None,
+               snapshot: dict | None = None) -> Appended | Duplicate:
         """Append all events after `expected` or none. Raises VersionConflict if the log is not at
         `expected`. With idempotency=(key, record): if key was recorded before, return Duplicate and
         append nothing; else append and remember record under key, atomically. `meta` fields are set
         in the same step (the store adds version and head). `time`: the events' time (ISO 8601 UTC; default:
-        the store's clock), given by a caller that folded the events with it (a turn clock reads it)."""
+        the store's clock), given by a caller that folded the events with it (a turn clock reads it).
+        `snapshot`: the state after these events, kept as the snapshot at the new head in the same step."""
 
     @abstractmethod
     def load(self, match_id: str, upto: int | None = None, since: int = 0) -> Loaded | None:
@@ -89,9 +91,6 @@ class EventStore(ABC):
     @abstractmethod
     def recall(self, match_id: str, key: str) -> str | None:
         """What was remembered under an idempotency key, if anything."""
-
-    @abstractmethod
-    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
 
     @abstractmethod
     def index(self, match_id: str, game: str, catalog: str = "matches") -> None:

@@ -20,7 +20,7 @@ from domain.bots import BOTS
 from domain.errors import IllegalMove, InvalidSetup
 from domain.games import get_game
 from domain.rng import Rng
-from eventstore.base import Duplicate, EventStore, Head, Snapshot, VersionConflict
+from eventstore.base import Duplicate, EventStore, Head, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_at, utc_now
 from service.accounts import AccountService
@@ -471,7 +471,10 @@ class MatchService:
             self._store.await_bot(match_id, began)
         if state["status"] != status_was:
             self._store.list_status(match_id, state["game"], state["status"])
-        appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now)
+        snapshot = state if (current.head.version + len(events)) // self._snapshot_every > \
+            current.head.version // self._snapshot_every else None
+        appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now,
+                                      snapshot=snapshot)
         if isinstance(appended, Duplicate):
             return appended
         if clocked and deadline is None:  # forgotten after it: a refused append must not lose the last one
@@ -483,8 +486,6 @@ class MatchService:
         self._recent.put(match_id, Current({**current.meta, **meta}, state, appended.head))
         if status_was is not None and state["status"] != status_was:
             self._store.unlist_status(match_id, state["game"], status_was)
-        if appended.head.version // self._snapshot_every > current.head.version // self._snapshot_every:
-            self._store.save_snapshot(match_id, Snapshot(appended.head.version, appended.head.hash, state))
         if state["status"] == match.FINISHED:
             self._store.expire_extras(match_id, self._keep_finished_extras)
             if self._archive_after:

@@ -26,6 +26,15 @@ def events(*types):
     return [{"type": t, "data": {"n": i}} for i, t in enumerate(types)]
 
 
+def append_one_by_one(store, types: str, snapshots_at: tuple[int, ...]) -> list[dict]:
+    """Appends an event per letter, each of those at `snapshots_at` with a snapshot {"at": version}; the log."""
+    head = Head()
+    for version, kind in enumerate(types, start=1):
+        head = store.append("m1", head, events(kind), meta={"game": "g"},
+                            snapshot={"at": version} if version in snapshots_at else None).head
+    return store.read("m1")
+
+
 def test_appended_events_are_numbered_chained_and_read_back_in_order(store):
     first = store.append("m1", Head(), events("a", "b"), meta={"game": "mantis"})
     second = store.append("m1", first.head, events("c"))
@@ -64,20 +73,25 @@ def test_a_repeated_idempotency_key_returns_the_first_record_and_appends_nothing
 
 
 def test_loading_starts_from_the_latest_snapshot_and_reads_only_the_tail(store):
-    head = store.append("m1", Head(), events(*"abcde"), meta={"game": "g"}).head
-    log = store.read("m1")
-    store.save_snapshot("m1", Snapshot(3, log[2]["hash"], {"at": 3}))
+    log = append_one_by_one(store, "abcde", snapshots_at=(3,))
     loaded = store.load("m1")
     assert loaded.snapshot == Snapshot(3, log[2]["hash"], {"at": 3})
-    assert [e["version"] for e in loaded.events] == [4, 5] and loaded.head == head
+    assert [e["version"] for e in loaded.events] == [4, 5] and loaded.head == Head(5, log[-1]["hash"])
     assert loaded.meta["game"] == "g"
 
 
+def test_a_snapshot_is_kept_only_with_its_append_and_never_with_a_refused_one(store):
+    head = store.append("m1", Head(), events("a"), idempotency=("k1", "answer")).head
+    with pytest.raises(VersionConflict):
+        store.append("m1", Head(), events("b"), snapshot={"at": 1})
+    assert store.append("m1", head, events("b"), idempotency=("k1", "again"), snapshot={"at": 2}) == Duplicate("answer")
+    assert store.load("m1").snapshot is None
+    store.append("m1", head, events("b"), snapshot={"at": 2})
+    assert store.load("m1").snapshot == Snapshot(2, store.read("m1")[-1]["hash"], {"at": 2})
+
+
 def test_loading_up_to_an_earlier_version_ignores_later_snapshots_and_events(store):
-    store.append("m1", Head(), events(*"abcdef"))
-    log = store.read("m1")
-    store.save_snapshot("m1", Snapshot(2, log[1]["hash"], {"at": 2}))
-    store.save_snapshot("m1", Snapshot(5, log[4]["hash"], {"at": 5}))
+    log = append_one_by_one(store, "abcdef", snapshots_at=(2, 5))
     loaded = store.load("m1", upto=4)
     assert loaded.snapshot.version == 2 and [e["version"] for e in loaded.events] == [3, 4]
     assert loaded.head == Head(4, log[3]["hash"])
@@ -86,10 +100,7 @@ def test_loading_up_to_an_earlier_version_ignores_later_snapshots_and_events(sto
 
 
 def test_loading_since_a_version_the_caller_holds_skips_the_snapshots_up_to_it(store):
-    store.append("m1", Head(), events(*"abcdef"))
-    log = store.read("m1")
-    store.save_snapshot("m1", Snapshot(2, log[1]["hash"], {"at": 2}))
-    store.save_snapshot("m1", Snapshot(5, log[4]["hash"], {"at": 5}))
+    append_one_by_one(store, "abcdef", snapshots_at=(2, 5))
     after_latest = store.load("m1", since=5)
     assert after_latest.snapshot is None and [e["version"] for e in after_latest.events] == [6]
     between = store.load("m1", since=3)
@@ -240,10 +251,10 @@ def test_a_wake_ends_a_waiting_tail_early_and_one_before_the_tail_counts_too(sto
 
 
 def test_an_archived_match_loads_and_reads_as_before_from_any_version(store):
-    store.append("m1", Head(), events(*"abcdef"), meta={"game": "mantis", "status": "finished"},
+    head = store.append("m1", Head(), events(*"abc"), snapshot={"at": 3}).head
+    store.append("m1", head, events(*"def"), meta={"game": "mantis", "status": "finished"},
                  idempotency=("k1", "answer"))
     log = store.read("m1")
-    store.save_snapshot("m1", Snapshot(3, log[2]["hash"], {"at": 3}))
     assert store.archive("m1")
     assert store.read("m1") == log and store.read("m1", after=2, upto=5) == log[2:5]
     loaded = store.load("m1")
