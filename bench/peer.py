@@ -2,9 +2,14 @@
 
 Starts the peer's server (node, in-memory storage, socket.io) and a cardroom (embedded Redis + gunicorn with
 the project's gunicorn settings, rate limits off: one address drives everything), then runs, alternating,
-at each concurrency: the peer's client, cardroom's client that learns each result from the move's answer
-(bench/cardroom_answers.js: one request a move, as boardgame.io pushes each state) and the peer's
-read-then-post cardroom client (two requests a move). Prints moves/s and the ratios to boardgame.io.
+at each concurrency, the peer's client and cardroom's clients (bench/cardroom_client.js):
+- move's answer: learns each result from the move's answer, one request a move, as boardgame.io pushes each
+  state to its client; over Node's http module (keep-alive), and again over fetch();
+- read then post: reads the match, then posts the move (two requests a move); over Node's http module, and
+  the peer's own client (../shared/peers/cardroom_bench.js, fetch).
+Prints moves/s, the ratio to boardgame.io, and per move the CPU of the client process and of the server's
+processes (boardgame.io's node server; cardroom's gunicorn workers and Redis): the two share 2 cores here, so
+a client's CPU is taken from its server. The CPU figures move far less with the machine's load than moves/s.
 
 The peer's code is not part of the project: it is found at ../shared/peers from the repository (or
 --peers / CARDROOM_PEERS) and installed with npm into a cache folder. No node, npm or peer: a message and
@@ -14,12 +19,14 @@ Usage: python bench/peer.py [--matches 60] [--concurrency 1 8 32] [--rounds 2] [
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import psutil
 import requests
 
 from common import NO_RATE_LIMITS, embedded_redis, free_port, gunicorn, median
@@ -28,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 PLAYERS = 3
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cardroom-bench" / "bgio"
 RATE = re.compile(r"([0-9.]+) moves/s")
+MOVES = re.compile(r"([0-9]+) moves in")
 
 
 def peers_folder(given: str | None) -> Path:
@@ -61,12 +69,32 @@ def wait_for(url: str, seconds: float = 30) -> None:
             time.sleep(0.2)
 
 
-def moves_per_second(argv: list[str], cwd: Path, env: dict) -> float:
+def play(argv: list[str], cwd: Path, env: dict, servers: list[psutil.Process] = ()) -> tuple[float, float, float]:
+    """Runs a client: its moves/s, and per move the client's CPU and the `servers`' CPU, in microseconds."""
+    client_before, servers_before = children_cpu(), processes_cpu(servers)
     done = subprocess.run(argv, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=300)
-    found = RATE.search(done.stdout)
-    if done.returncode or not found:
+    found, moves = RATE.search(done.stdout), MOVES.search(done.stdout)
+    if done.returncode or not found or not moves:
         raise RuntimeError(f"{' '.join(argv)} failed: {done.stdout}{done.stderr}")
-    return float(found.group(1))
+    per_move = 1e6 / int(moves.group(1))
+    return (float(found.group(1)), (children_cpu() - client_before) * per_move,
+            (processes_cpu(servers) - servers_before) * per_move)
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that ended (the clients)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def processes_cpu(processes: list[psutil.Process]) -> float:
+    return sum(sum(process.cpu_times()[:2]) for process in processes)
+
+
+def serving(root: psutil.Process, names: tuple[str, ...]) -> list[psutil.Process]:
+    """The processes under `root` that serve (a gunicorn's workers, Redis), by their command lines."""
+    return [process for process in root.children(recursive=True)
+            if any(name in " ".join(process.cmdline()) for name in names)]
 
 
 def main():
@@ -92,31 +120,35 @@ def main():
         wait_for(f"http://127.0.0.1:{bgio_port + 1}/games")
         with embedded_redis() as redis_url, gunicorn("bootstrap.wsgi:app", redis_url, args.web_workers,
                                                       settings=NO_RATE_LIMITS) as base:
-            cardroom_port = base.rsplit(":", 1)[1]
+            cardroom = {"PORT": base.rsplit(":", 1)[1]}
+            ours = ["node", str(HERE / "cardroom_client.js")]
             clients = {
                 "boardgame.io": (["node", "bench.js"], bgio, {"PORT": str(bgio_port)}),
-                "cardroom, move's answer": (["node", str(HERE / "cardroom_answers.js")], HERE,
-                                            {"PORT": cardroom_port}),
-                "cardroom, read then post": (["node", str(peers / "cardroom_bench.js")], HERE,
-                                             {"PORT": cardroom_port}),
+                "cardroom, move's answer, http": (ours, HERE, {**cardroom, "MODE": "answers"}),
+                "cardroom, move's answer, fetch": (ours, HERE, {**cardroom, "MODE": "answers", "TRANSPORT": "fetch"}),
+                "cardroom, read then post, http": (ours, HERE, {**cardroom, "MODE": "read-then-post"}),
+                "cardroom, read then post, peer's": (["node", str(peers / "cardroom_bench.js")], HERE, cardroom),
             }
-            rates = {(name, c): [] for name in clients for c in args.concurrency}
+            servers = {name: [psutil.Process(server.pid)] if name == "boardgame.io" else
+                       serving(psutil.Process(), ("bootstrap.wsgi:app", "redis-server")) for name in clients}
+            runs = {(name, c): [] for name in clients for c in args.concurrency}
             for _ in range(args.rounds):
                 for concurrency in args.concurrency:
                     for name, (argv, cwd, env) in clients.items():
                         run = [*argv, str(args.matches), str(concurrency), str(PLAYERS)]
-                        rates[name, concurrency].append(moves_per_second(run, cwd, env))
+                        runs[name, concurrency].append(play(run, cwd, env, servers[name]))
     finally:
         server.terminate()
         server.wait(timeout=10)
     print(f"random {PLAYERS}-seat Mantis, {args.matches} matches a run, {args.rounds} rounds alternating, "
           f"cardroom on {args.web_workers} gunicorn workers; load average {os.getloadavg()[0]:.2f}")
-    print(f"{'concurrent matches':>18} {'client':<26} {'moves/s (median)':>16} {'x boardgame.io':>14}")
+    print(f"{'concurrent':>10} {'client':<33} {'moves/s':>8} {'x bgio':>7} {'client CPU':>11} {'server CPU':>11}")
+    print(f"{'matches':>10} {'':<33} {'(median)':>8} {'':>7} {'µs a move':>11} {'µs a move':>11}")
     for concurrency in args.concurrency:
-        peer = median(rates["boardgame.io", concurrency])
+        peer = median([rate for rate, _, _ in runs["boardgame.io", concurrency]])
         for name in clients:
-            rate = median(rates[name, concurrency])
-            print(f"{concurrency:>18} {name:<26} {rate:>16.0f} {rate / peer:>14.2f}")
+            rate, client_cpu, server_cpu = (median(column) for column in zip(*runs[name, concurrency]))
+            print(f"{concurrency:>10} {name:<33} {rate:>8.0f} {rate / peer:>7.2f} {client_cpu:>11.0f} {server_cpu:>11.0f}")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,11 @@
 side by side in one run, by the moves/s of random 3-seat Mantis matches (issue 17's benchmark).
 
 Every set-up is a gunicorn of its own on one embedded Redis (the project's gunicorn settings, rate limits
-off), all started before the first round; rounds alternate between them so noise hits all alike. Two node
-clients from bench/peer.py's benchmark: the one that learns each result from the move's answer (one request a
-move) and the peer's read-then-post one (two). The sync worker is left out: it serves one connection at a time
+off), all started before the first round; rounds alternate between them so noise hits all alike. The two
+clients of bench/peer.py's benchmark (bench/cardroom_client.js over Node's http module): the one that learns
+each result from the move's answer (one request a move) and the read-then-post one (two). The sync worker is left out: it serves one connection at a time
 and closes it after each answer, and the streams (GET .../stream) hold a connection for minutes.
-No node or no peer harness: a message and exit 0, as bench/peer.py.
+No node: a message and exit 0, as bench/peer.py.
 Usage: python bench/serving.py [--matches 20] [--concurrency 8 32] [--rounds 2]
 """
 import argparse
@@ -16,7 +16,7 @@ import sys
 from contextlib import ExitStack
 
 from common import NO_RATE_LIMITS, embedded_redis, gunicorn, median
-from peer import HERE, PLAYERS, moves_per_second, peers_folder
+from peer import HERE, PLAYERS, play
 
 CORES = os.cpu_count() or 1
 # (label, workers, gunicorn options, settings); the first is the project's default as this bench found it
@@ -34,19 +34,14 @@ SETUPS = [
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--peers", help="the peers folder (default: ../shared/peers from the repository)")
     parser.add_argument("--matches", type=int, default=20, help="matches per client run")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    peers = peers_folder(args.peers)
     if not shutil.which("node"):
         print("serving.py: skipped, node is needed for the clients (install Node.js 18+)")
         return
-    if not (peers / "cardroom_bench.js").is_file():
-        print(f"serving.py: skipped, no peer harness at {peers} (give --peers or CARDROOM_PEERS)")
-        return
-    clients = {"move's answer": HERE / "cardroom_answers.js", "read then post": peers / "cardroom_bench.js"}
+    clients = {"move's answer": {"MODE": "answers"}, "read then post": {"MODE": "read-then-post"}}
     rates = {}
     with embedded_redis() as redis_url, ExitStack() as servers:
         ports = {label: servers.enter_context(gunicorn("bootstrap.wsgi:app", redis_url, workers, options,
@@ -55,10 +50,11 @@ def main():
         for _ in range(args.rounds):
             for concurrency in args.concurrency:
                 for label in ports:
-                    for client, script in clients.items():
-                        run = ["node", str(script), str(args.matches), str(concurrency), str(PLAYERS)]
+                    for client, mode in clients.items():
+                        run = ["node", str(HERE / "cardroom_client.js"), str(args.matches), str(concurrency),
+                               str(PLAYERS)]
                         rates.setdefault((label, concurrency, client), []).append(
-                            moves_per_second(run, HERE, {"PORT": ports[label]}))
+                            play(run, HERE, {"PORT": ports[label], **mode})[0])
     print(f"random {PLAYERS}-seat Mantis, {args.matches} matches a run, {args.rounds} rounds alternating, "
           f"{CORES} cores; load average {os.getloadavg()[0]:.2f}")
     print(f"{'set-up':<32} {'matches':>7} {'client':<15} {'moves/s':>8} {'x first':>8}")
