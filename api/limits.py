@@ -42,7 +42,7 @@ def refuse_oversized_request():
 def loads(body: bytes):
     """The one JSON parser for request bodies: RFC 8259 JSON within the limits above, or a 400 saying why."""
     try:
-        value = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
+        value = DECODER.decode(body.decode("utf-8"))
     except UnicodeDecodeError as error:
         abort(400, reason="invalid_json", message=f"the body is not UTF-8 (byte {error.start})")
     except json.JSONDecodeError as error:
@@ -54,6 +54,13 @@ def loads(body: bytes):
         _too_long()
     _check(value, may_hold_surrogates=ESCAPED_SURROGATE.search(body) is not None)
     return value
+
+
+def _refuse_constant(name: str):
+    abort(400, reason="invalid_json", message=f"{name} is not a JSON number")
+
+
+DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # built once: json.loads builds one per call with options
 
 
 class StrictParser(FlaskParser):
@@ -109,10 +116,6 @@ class Blueprint(flask_smorest.Blueprint):
         """One schema object per route: given a class, webargs builds (deep-copies) a new one per request,
         12% of a move's time in the profile (docs/performance.md)."""
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
-
-
-def _refuse_constant(name: str):
-    abort(400, reason="invalid_json", message=f"{name} is not a JSON number")
 
 
 def _check(value, may_hold_surrogates: bool):

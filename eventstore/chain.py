@@ -12,6 +12,7 @@ import secrets
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("version", "type", "data", "time", "nonce", "prev")
+NONCE_BYTES = 16
 
 
 def canonical(value) -> bytes:
@@ -24,10 +25,11 @@ def event_hash(event: dict) -> str:
 
 def seal(events: list[dict], version: int, prev: str, time: str) -> list[dict]:
     """The events as stored after `version` whose last hash is `prev`: numbered, timed and chained."""
-    sealed = []
+    sealed, nonces = [], secrets.token_hex(NONCE_BYTES * len(events))  # one call to the OS's randomness
     for offset, event in enumerate(events, start=1):
+        nonce = nonces[2 * NONCE_BYTES * (offset - 1):2 * NONCE_BYTES * offset]
         stored = {"version": version + offset, "type": event["type"], "data": event["data"], "time": time,
-                  "nonce": secrets.token_hex(16), "prev": prev}
+                  "nonce": nonce, "prev": prev}
         stored["hash"] = prev = event_hash(stored)
         sealed.append(stored)
     return sealed

@@ -160,9 +160,9 @@ class MatchService:
         if match.played_by_server(current.state, seat):
             raise Unprocessable("seat_played_by_server", "the greedy bot plays this seat to the end of the match "
                                                          "(it resigned, forfeited or timed out too often)")
-        request = _fingerprint(move, expected_version)
-        key = f"{seat}:{idempotency_key}" if idempotency_key else None
-        if key:
+        key, request = None, None
+        if idempotency_key:  # only a request that may be retried needs its fingerprint and its answer kept
+            key, request = f"{seat}:{idempotency_key}", _fingerprint(move, expected_version)
             prior = self._store.recall(match_id, key)
             if prior:
                 return self._replay(match_id, seat, prior, request)
@@ -422,8 +422,8 @@ class MatchService:
         events = match.decide(current.state, seat, move, current.meta["seed"], current.meta["salt"])
         now = self._stamp()
         state = match.evolve_all(current.state, _timed(events, now))
-        record = json.dumps({"request": request, "first": version + 1, "last": version + len(events),
-                             "status": state["status"], "to_act": match.to_act(state)})
+        record = key and json.dumps({"request": request, "first": version + 1, "last": version + len(events),
+                                     "status": state["status"], "to_act": match.to_act(state)})
         try:
             appended = self._append(match_id, current, events, state, now,
                                     idempotency=(key, record) if key else None)
@@ -462,7 +462,7 @@ class MatchService:
         # The indexes cannot share the append's Lua script (other Redis Cluster slots), so they are kept a
         # superset of the truth: listed before the append, unlisted after it.
         began, status_was = self._clock(), current.meta.get("status")
-        bots_owed = [seat for seat in match.to_act(state) if match.played_by_server(state, seat)]
+        bots_owed = _bots_to_act(state)
         clocked = state.get("clock") is not None
         deadline = _next_deadline(state) if clocked else None
         if deadline is not None:  # noted before the append, so that a crash after it leaves it to the janitor
@@ -479,7 +479,7 @@ class MatchService:
             return appended
         if clocked and deadline is None:  # forgotten after it: a refused append must not lose the last one
             self._store.note_deadline(match_id, None)
-        if not bots_owed and current.meta and _bot_seats_to_act(current.meta):
+        if not bots_owed and current.state and _bots_to_act(current.state):
             # only a bot owed before can have been noted; a note left by a crash or a lost race is the janitor's
             self._store.release_bot(match_id, began)
         meta.update(version=str(appended.head.version), head=appended.head.hash)
@@ -648,6 +648,10 @@ def _continues(head: Head, loaded) -> bool:
 def _bot_seats_to_act(meta: dict) -> list[int]:
     seats = json.loads(meta["seats"])
     return [seat for seat in json.loads(meta["to_act"]) if seats[seat]["bot"] or seats[seat].get("zombie")]
+
+
+def _bots_to_act(state: dict) -> list[int]:
+    return [seat for seat in match.to_act(state) if match.played_by_server(state, seat)]
 
 
 def _server_bot(state: dict, seat: int) -> str | None:
