@@ -148,7 +148,8 @@ def main():
         peer = median([rate for rate, _, _ in runs["boardgame.io", concurrency]])
         for name in clients:
             rate, client_cpu, server_cpu = (median(column) for column in zip(*runs[name, concurrency]))
-            print(f"{concurrency:>10} {name:<33} {rate:>8.0f} {rate / peer:>7.2f} {client_cpu:>11.0f} {server_cpu:>11.0f}")
+            print(f"{concurrency:>10} {name:<33} {rate:>8.0f} {rate / peer:>7.2f} {client_cpu:>11.0f} "
+                  f"{server_cpu:>11.0f}")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ import zlib
 
 from redis.client import NEVER_DECODE
 
-from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore import codec
+from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded, Snapshot, VersionConflict
 from eventstore.chain import seal
 from eventstore.clock import utc_now
 

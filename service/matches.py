@@ -471,8 +471,8 @@ class MatchService:
             self._store.await_bot(match_id, began)
         if state["status"] != status_was:
             self._store.list_status(match_id, state["game"], state["status"])
-        snapshot = state if (current.head.version + len(events)) // self._snapshot_every > \
-            current.head.version // self._snapshot_every else None
+        every = self._snapshot_every  # a snapshot each time the version passes a multiple of it
+        snapshot = state if (current.head.version + len(events)) // every > current.head.version // every else None
         appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now,
                                       snapshot=snapshot)
         if isinstance(appended, Duplicate):
@@ -646,8 +646,9 @@ def _continues(head: Head, loaded) -> bool:
 
 
 def _bot_seats_to_act(meta: dict) -> list[int]:
-    seats = json.loads(meta["seats"])
-    return [seat for seat in json.loads(meta["to_act"]) if seats[seat]["bot"] or seats[seat].get("zombie")]
+    """_bots_to_act from a match's meta (the janitor reads metas, not states)."""
+    seated = {"seats": json.loads(meta["seats"])}
+    return [seat for seat in json.loads(meta["to_act"]) if match.played_by_server(seated, seat)]
 
 
 def _bots_to_act(state: dict) -> list[int]:
