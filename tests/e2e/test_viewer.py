@@ -100,7 +100,8 @@ def test_a_spectator_follows_a_live_match_and_never_sees_a_card_hidden_from_it(s
         "game": "mantis", "options": {"edition": "compact"}, "seats": [{"name": "ann"}, {"name": "bob"}]}).json()
     match_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
     viewer.open(f"/matches/{match_id}", created["version"])
-    assert viewer.page.is_visible("#live")
+    # the page follows the stream once its table and audit are shown: wait for it, not for a moment
+    viewer.page.wait_for_selector("#live", state="visible", timeout=10_000)
     seen, pick, current = {}, random.Random(16), created
     while current["status"] == "active":
         seat = current["to_act"][0]
