@@ -30,8 +30,6 @@ def error_response(code: int, reason: str, message: str, errors=None, **details)
 def from_http_exception(error: HTTPException):
     """werkzeug's and flask-smorest's errors (abort(status, reason=..., message=...)) in the one shape,
     with the exception's own headers but its content type (e.g. Allow on 405)."""
-    if error.response is not None:
-        return error.response  # built in the error shape where it was raised (a 429 from api/rate_limits.py)
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     message = data.get("message") or error.description or ""

@@ -1,15 +1,22 @@
-"""Rate limits and quotas per account or client address, by Flask-Limiter: its counters live in Redis (the
-same one as the log, unless configured otherwise), so every gunicorn worker and every machine counts
-together. A caller that sends an account's key is counted as that account wherever it connects from (so a
-bot farm behind one address, or one bot behind many, gets each account's own limit); every other caller
-by its address."""
+"""Rate limits and quotas per account or client address, by the `limits` library: fixed windows whose counters
+live in Redis (the same one as the log, unless configured otherwise), so every gunicorn worker and every machine
+counts together. A caller that sends an account's key is counted as that account wherever it connects from (so
+a bot farm behind one address, or one bot behind many, gets each account's own limit); every other caller by
+its address.
+
+`limits` is the library Flask-Limiter is built on, by the same maintainer; the server used Flask-Limiter itself
+until its per-request work was measured: it evaluates every request twice (its before_request hook, registered
+whatever the configuration, and the route's decorator) and resolves limits and exemptions each time, about 30%
+of a move's CPU before any counter is touched (docs/performance.md). What this server needs of it, a fixed window
+per endpoint and caller, is one `hit` per limit part, here."""
 import math
 import time
 from dataclasses import dataclass
 
 from flask import Flask, current_app, request
-from flask_limiter import Limiter, RequestLimit
-from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 
 from api.errors import error_response
 
@@ -26,15 +33,27 @@ class RateLimits:
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
     """Limits POST on match creation, join, moves and account creation; reads are not limited. No limit: no
-    limiter (its check before every request took 3% of a move)."""
-    if not (limits.create or limits.join or limits.moves or limits.accounts):
+    check at all."""
+    limited = {endpoint: parse_many(limit)
+               for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
+                                       ("matches.MatchMoves", limits.moves), ("accounts.Accounts", limits.accounts),
+                                       ("tournaments.TournamentList", limits.create))  # counted apart from matches
+               if limit and endpoint in app.view_functions}
+    if not limited:
         return
-    limiter = Limiter(caller, app=app, storage_uri=limits.storage_uri, on_breach=rate_limited)
-    for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
-                            ("matches.MatchMoves", limits.moves), ("accounts.Accounts", limits.accounts),
-                            ("tournaments.TournamentList", limits.create)):  # counted apart from matches
-        if limit and endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(app.view_functions[endpoint])
+    windows = FixedWindowRateLimiter(storage_from_string(limits.storage_uri))
+
+    def check():
+        """before_request: a 429 past any part of the endpoint's limit (a refused request counts no further)."""
+        if request.method != "POST" or request.endpoint not in limited:
+            return None
+        whom = caller()
+        for limit in limited[request.endpoint]:
+            if not windows.hit(limit, request.endpoint, whom):
+                return rate_limited(limit, windows.get_window_stats(limit, request.endpoint, whom).reset_time, whom)
+        return None
+
+    app.before_request(check)
 
 
 def caller() -> str:
@@ -42,16 +61,13 @@ def caller() -> str:
     scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
     accounts = current_app.extensions.get("cardroom.accounts")
     account = accounts.by_credential(credential.strip()) if accounts and scheme.lower() == "bearer" else None
-    return f"account:{account['id']}" if account else get_remote_address()
+    return f"account:{account['id']}" if account else request.remote_addr or "127.0.0.1"
 
 
-def rate_limited(breached: RequestLimit):
-    retry_after = max(1, math.ceil(breached.reset_at - time.time()))
-    response = error_response(429, "rate_limited", f"more than {breached.limit} from your {_whom()}; "
-                                                   f"retry in {retry_after} s", retry_after=retry_after)
+def rate_limited(limit: RateLimitItem, reset_at: float, whom: str):
+    retry_after = max(1, math.ceil(reset_at - time.time()))
+    kind = "account" if whom.startswith("account:") else "address"
+    response = error_response(429, "rate_limited", f"more than {limit} from your {kind}; retry in {retry_after} s",
+                              retry_after=retry_after)
     response.headers["Retry-After"] = str(retry_after)
     return response
-
-
-def _whom() -> str:
-    return "account" if caller().startswith("account:") else "address"
