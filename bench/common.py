@@ -74,7 +74,8 @@ def play_two_seat_matches(base, stop, counter, clock=None, by_account=False):
                                   json={"move": {"action": "score"}, "expected_version": version})
             answer.raise_for_status()
             counter.append(1)
-            version, turn = answer.json()["version"], answer.json()["to_act"]
+            moved = answer.json()
+            version, turn = moved["version"], moved["to_act"]
 
 
 def median(values):
