@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, median, play_two_seat_matches
+from common import NO_RATE_LIMITS, embedded_redis, measure, median, play_two_seat_matches
 from bootstrap.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,16 +86,8 @@ def lateness(base, match_id, move_ms):
 
 
 def load(base, clients, seconds_, clock=None):
-    stop, counter = threading.Event(), []
-    threads = [threading.Thread(target=play_two_seat_matches, args=(base, stop, counter, clock))
-               for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    time.sleep(seconds_)
-    stop.set()
-    for thread in threads:
-        thread.join()
-    return len(counter) / seconds_
+    return measure(lambda base_, stop, counter: play_two_seat_matches(base_, stop, counter, clock), base, clients,
+                   seconds_)
 
 
 def percentile(values, share):

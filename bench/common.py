@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -76,6 +77,19 @@ def play_two_seat_matches(base, stop, counter, clock=None, by_account=False):
             counter.append(1)
             moved = answer.json()
             version, turn = moved["version"], moved["to_act"]
+
+
+def measure(client, base, clients: int, seconds: float) -> float:
+    """Per second, what `clients` threads of `client(base, stop, counter)` appended to the counter in `seconds`."""
+    stop, counter = threading.Event(), []
+    threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    return len(counter) / seconds
 
 
 def median(values):

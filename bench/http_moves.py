@@ -14,7 +14,7 @@ import time
 import redis
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, gunicorn, median, play_two_seat_matches
+from common import NO_RATE_LIMITS, embedded_redis, gunicorn, measure, median, play_two_seat_matches
 
 
 def bare_client(base, stop, counter):
@@ -45,18 +45,6 @@ def redis_calls_per_move(redis_url, client, base, moves=200) -> float:
     worker.join()
     # creating matches and accounts is counted too: both clients create one two-seat Mantis match per ~30 moves
     return (calls() - before - 1) / len(counter)
-
-
-def measure(client, base, clients, seconds):
-    stop, counter = threading.Event(), []
-    threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    return len(counter) / seconds
 
 
 def main():
