@@ -9,9 +9,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from common import gunicorn, median
-from common import play_two_seat_matches
-from http_moves import measure
+from common import NO_RATE_LIMITS, gunicorn, measure, median, play_two_seat_matches
 from bootstrap.embedded_redis import EmbeddedRedis
 
 
@@ -26,8 +24,9 @@ def main():
                for policy in ("everysec", "always")}
     rates = {policy: [] for policy in servers}
     try:
-        with gunicorn("bootstrap.wsgi:app", servers["everysec"].url, args.workers) as everysec, \
-                gunicorn("bootstrap.wsgi:app", servers["always"].url, args.workers) as always:
+        serve = {policy: gunicorn("bootstrap.wsgi:app", servers[policy].url, args.workers, settings=NO_RATE_LIMITS)
+                 for policy in servers}
+        with serve["everysec"] as everysec, serve["always"] as always:
             for _ in range(args.rounds):
                 for policy, base in (("everysec", everysec), ("always", always)):
                     rates[policy].append(measure(play_two_seat_matches, base, args.clients, args.seconds))
