@@ -7,7 +7,7 @@ from flask_compress import Compress
 from flask_cors import CORS
 from flask_smorest import Api
 
-from api import errors, limits
+from api import errors, limits, play_socket
 from api.accounts import account_routes
 from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
@@ -18,7 +18,7 @@ from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.new_match import NEW_CLOCK, NEW_MATCH, NEW_SEAT, clock_schema, new_match_schema, new_seat_schema
-from api.schemas import Error
+from api.schemas import Error, PlayAnswer, PlayMessage
 from api.streams import streams as stream_routes
 from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
@@ -50,7 +50,7 @@ class CardroomApi(Api):
     def handle_http_exception(self, error):
         if error.code == 304:
             return error.get_response()
-        return errors.from_http_exception(error)
+        return errors.respond(error)
 
 
 def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
@@ -91,6 +91,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     api.spec.components.schema(NEW_SEAT, new_seat_schema())
     api.spec.components.schema(NEW_CLOCK, clock_schema())
     api.spec.components.schema(NEW_MATCH, new_match_schema())
+    api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
+    api.spec.components.schema("PlayAnswer", schema=PlayAnswer)
     for blueprint in (games, bots, matches, health):
         api.register_blueprint(blueprint)
     if streams is not None:
@@ -104,6 +106,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)
+    play_socket.add_play_socket(app, api.spec, max_body_bytes)
     errors.register(app)
     Compress(app)
     CORS(app, resources=[r"/v1/*", "/openapi.json", "/health"], origins=list(cors_origins), **CORS_HEADERS)

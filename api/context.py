@@ -7,6 +7,7 @@ from service.accounts import AccountService
 from service.errors import ServiceError, Unauthorized
 from service.matches import MatchService, token_required
 
+MEMO = "cardroom_memo"  # in flask.g
 MAX_IDEMPOTENCY_KEY = 200
 # visible ASCII only: HTTP trims spaces around a header value and may not carry other characters as sent
 IDEMPOTENCY_KEY_PATTERN = re.compile(f"^[!-~]{{1,{MAX_IDEMPOTENCY_KEY}}}$")
@@ -22,7 +23,12 @@ def accounts() -> AccountService:
 
 def request_memo() -> dict | None:
     """What the services may remember for the length of the current request (None outside one)."""
-    return g.setdefault("cardroom_memo", {}) if has_app_context() else None
+    return g.setdefault(MEMO, {}) if has_app_context() else None
+
+
+def forget_request_memo() -> None:
+    """For a request that lasts (the play socket): what it remembered serving one message is not the next's."""
+    g.pop(MEMO, None)
 
 
 def seat_token(required: bool = False) -> str | None:

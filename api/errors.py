@@ -1,7 +1,12 @@
-"""One JSON shape for every error: {code, status, reason, message} (+ errors for field errors)."""
+"""One JSON shape for every error: {code, status, reason, message} (+ errors for field errors). The same
+bodies answer HTTP requests and the play socket's messages (api/play_socket.py): `describe` maps an error to
+its body once for both."""
+import logging
+
 import redis
 from flask import jsonify
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import WebsocketMismatch
 
 from domain.errors import RuleViolation
 from service.errors import ServiceError
@@ -15,63 +20,68 @@ STATUS_TEXT = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "
                414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Entity",
                429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
                503: "Service Unavailable"}
+# Seconds a client should wait before retrying while Redis is unreachable: a supervised Redis is back
+# about a second after it dies (docs/reliability.md).
+REDIS_RETRY_AFTER = 1
+SCHEMA_MISMATCH = "the request does not match the schema: see errors"
+log = logging.getLogger("cardroom.api")
 
 
-def error_response(code: int, reason: str, message: str, errors=None, **details):
+def error_body(code: int, reason: str, message: str, errors=None, **details) -> dict:
     body = {"code": code, "status": STATUS_TEXT.get(code, "Error"), "reason": reason, "message": message,
             **details}
     if errors:
         body["errors"] = errors
+    return body
+
+
+def error_response(code: int, reason: str, message: str, errors=None, **details):
+    return json_error(error_body(code, reason, message, errors, **details))
+
+
+def json_error(body: dict, headers=()):
     response = jsonify(body)
-    response.status_code = code
+    response.status_code = body["code"]
+    response.headers.extend(headers)
     return response
 
 
-def from_http_exception(error: HTTPException):
-    """werkzeug's and flask-smorest's errors (abort(status, reason=..., message=...)) in the one shape,
-    with the exception's own headers but its content type (e.g. Allow on 405)."""
+def describe(error: Exception) -> tuple[dict, list[tuple[str, str]]]:
+    """The error's body and the HTTP headers that go with it. Redis out of reach is a 503 naming no host or
+    port; anything unforeseen is logged and a 500."""
+    if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):  # refused, reset, LOADING (a restart)
+        return (error_body(503, "redis_unreachable", "the event store (Redis) cannot be reached; retry shortly",
+                           retry_after=REDIS_RETRY_AFTER), [("Retry-After", str(REDIS_RETRY_AFTER))])
+    if isinstance(error, ServiceError):
+        return error_body(error.status, error.reason, error.message, **error.details), []
+    if isinstance(error, RuleViolation):
+        return error_body(422, error.reason, error.message), []
+    if isinstance(error, WebsocketMismatch):
+        return error_body(400, "websocket_mismatch", "GET /v1/play is a WebSocket (send 'Upgrade: websocket'); "
+                                                     "every other path is plain HTTP"), []
+    if isinstance(error, HTTPException):
+        return _from_http_exception(error)
+    log.exception("unhandled error")
+    return error_body(500, "internal_error", "the server failed; the request may be retried"), []
+
+
+def _from_http_exception(error: HTTPException) -> tuple[dict, list[tuple[str, str]]]:
+    """werkzeug's and flask-smorest's errors (abort(status, reason=..., message=...)) in the one shape, with
+    the exception's own headers but not its content type (e.g. Allow on 405)."""
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     message = data.get("message") or error.description or ""
     reason = data.get("reason") or HTTP_REASONS.get(error.code, "http_error")
     if messages:
-        message = "the request does not match the schema: see errors"
-    response = error_response(error.code or 500, reason, message, messages)
-    for name, value in error.get_headers():
-        if name.lower() != "content-type":
-            response.headers[name] = value
-    return response
+        message = SCHEMA_MISMATCH
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
+    return error_body(error.code or 500, reason, message, messages), headers
 
 
-# Seconds a client should wait before retrying while Redis is unreachable: a supervised Redis is back
-# about a second after it dies (docs/reliability.md).
-REDIS_RETRY_AFTER = 1
-
-
-def redis_unreachable():
-    """503 for a Redis that cannot be reached (from the event store, RQ enqueueing or /health); the
-    message names no host or port."""
-    response = error_response(503, "redis_unreachable", "the event store (Redis) cannot be reached; retry shortly")
-    response.headers["Retry-After"] = str(REDIS_RETRY_AFTER)
-    return response
+def respond(error: Exception):
+    """The HTTP answer to an error raised by a view or a hook."""
+    return json_error(*describe(error))
 
 
 def register(app):
-    # redis.ConnectionError covers refused, reset and LOADING (a restarted Redis reading its AOF)
-    app.register_error_handler(redis.ConnectionError, lambda error: redis_unreachable())
-    app.register_error_handler(redis.TimeoutError, lambda error: redis_unreachable())
-
-    @app.errorhandler(ServiceError)
-    def service_error(error: ServiceError):
-        return error_response(error.status, error.reason, error.message, **error.details)
-
-    @app.errorhandler(RuleViolation)
-    def rule_violation(error: RuleViolation):
-        return error_response(422, error.reason, error.message)
-
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception):
-        if isinstance(error, HTTPException):
-            return from_http_exception(error)
-        app.logger.exception("unhandled error")
-        return error_response(500, "internal_error", "the server failed; the request may be retried")
+    app.register_error_handler(Exception, respond)  # HTTPExceptions too: a handler for Exception catches them

@@ -18,7 +18,9 @@ from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from api.errors import error_response
+from api.errors import error_body, json_error
+
+MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit with
 
 
 @dataclass(frozen=True)
@@ -33,41 +35,45 @@ class RateLimits:
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
     """Limits POST on match creation, join, moves and account creation; reads are not limited. No limit: no
-    check at all."""
+    check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
-                                       ("matches.MatchMoves", limits.moves), ("accounts.Accounts", limits.accounts),
+                                       (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
                                        ("tournaments.TournamentList", limits.create))  # counted apart from matches
                if limit and endpoint in app.view_functions}
     if not limited:
         return
     windows = FixedWindowRateLimiter(storage_from_string(limits.storage_uri))
 
-    def check():
-        """before_request: a 429 past any part of the endpoint's limit (a refused request counts no further)."""
-        if request.method != "POST" or request.endpoint not in limited:
-            return None
-        whom = caller()
-        for limit in limited[request.endpoint]:
-            if not windows.hit(limit, request.endpoint, whom):
-                return rate_limited(limit, windows.get_window_stats(limit, request.endpoint, whom).reset_time, whom)
+    def refusal(endpoint: str, whom: str) -> tuple[dict, list[tuple[str, str]]] | None:
+        """The 429 (body, headers) past any part of the endpoint's limit (a refused request counts no further)."""
+        for limit in limited.get(endpoint, ()):
+            if not windows.hit(limit, endpoint, whom):
+                return rate_limited(limit, windows.get_window_stats(limit, endpoint, whom).reset_time, whom)
         return None
 
+    def check():
+        """before_request: a 429 past any part of the endpoint's limit."""
+        if request.method != "POST" or request.endpoint not in limited:
+            return None
+        refused = refusal(request.endpoint, caller(request.headers.get("Authorization", "")))
+        return json_error(*refused) if refused else None
+
     app.before_request(check)
+    app.extensions["cardroom.limits"] = refusal
 
 
-def caller() -> str:
-    """Whom a request counts against: "account:<id>" for a current account key, else its address."""
-    scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
+def caller(authorization: str) -> str:
+    """Whom a request counts against: "account:<id>" for a current account key (in an Authorization header's
+    form, "Bearer <key>"), else the request's address."""
+    scheme, _, credential = authorization.partition(" ")
     accounts = current_app.extensions.get("cardroom.accounts")
     account = accounts.by_credential(credential.strip()) if accounts and scheme.lower() == "bearer" else None
     return f"account:{account['id']}" if account else request.remote_addr or "127.0.0.1"
 
 
-def rate_limited(limit: RateLimitItem, reset_at: float, whom: str):
+def rate_limited(limit: RateLimitItem, reset_at: float, whom: str) -> tuple[dict, list[tuple[str, str]]]:
     retry_after = max(1, math.ceil(reset_at - time.time()))
     kind = "account" if whom.startswith("account:") else "address"
-    response = error_response(429, "rate_limited", f"more than {limit} from your {kind}; retry in {retry_after} s",
-                              retry_after=retry_after)
-    response.headers["Retry-After"] = str(retry_after)
-    return response
+    return (error_body(429, "rate_limited", f"more than {limit} from your {kind}; retry in {retry_after} s",
+                       retry_after=retry_after), [("Retry-After", str(retry_after))])

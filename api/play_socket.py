@@ -1,0 +1,85 @@
+"""The play socket: moves over one WebSocket (GET /v1/play) instead of an HTTP request each.
+
+Each message is the body of POST /v1/matches/<match_id>/moves with the match, the credential and the
+idempotency key in it (PlayMessage); each answer is what that POST would answer, with its status (PlayAnswer).
+The same service call, rate limit and error bodies as the HTTP route; only the transport differs. What it
+spares is a move's HTTP: gunicorn's request parsing and sending, Flask's request context, routing and
+after-request hooks, about half a move's server CPU (docs/play-socket.md, docs/performance.md). Answers come
+in the order of the messages; one socket may move any number of seats and matches.
+
+flask-sock (simple-websocket and wsproto underneath) because it runs in gunicorn's gevent workers as they are:
+a socket holds a greenlet, not a worker, as a stream (GET .../stream) does.
+"""
+from flask import Flask, current_app
+from flask_sock import Sock
+from marshmallow import ValidationError
+
+from api.context import forget_request_memo, service
+from api.errors import SCHEMA_MISMATCH, describe, error_body
+from api.limits import loads
+from api.rate_limits import MOVES, caller
+from api.schemas import PlayMessage, RequestId
+
+# GET /v1/play in the OpenAPI document, which has no words for a WebSocket's messages: the components name them.
+OPERATION = {
+    "operationId": "playSocket", "tags": ["matches"],
+    "summary": "The play socket: moves over one WebSocket (docs/play-socket.md)",
+    "description": "Upgrade to a WebSocket. Each text message is a PlayMessage (POST .../moves in one object: "
+                   "match_id, token, move, expected_version, idempotency_key?, id?); each answer a PlayAnswer "
+                   "{id, status, body}: the status and body POST .../moves would answer, in the messages' order.",
+    "responses": {
+        "101": {"description": "Switching Protocols: the socket is open"},
+        "400": {"description": "not a WebSocket request (websocket_mismatch)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}
+# A ping after this many seconds of silence closes a socket whose peer is gone (no pong by the next ping).
+PING_SECONDS = 25
+MESSAGE = PlayMessage()
+ID = RequestId()
+
+
+def add_play_socket(app: Flask, spec, max_message_bytes: int) -> None:
+    """GET /v1/play, documented in `spec` (apispec's); a message over `max_message_bytes` closes the socket with
+    1009 (message too big)."""
+    app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": max_message_bytes, "ping_interval": PING_SECONDS}
+    Sock(app).route("/v1/play", endpoint="play_socket")(play)
+    spec.path(rule=next(app.url_map.iter_rules("play_socket")), operations={"get": OPERATION})
+
+
+def play(ws) -> None:
+    while True:
+        ws.send(answer(ws.receive()))
+
+
+def answer(message: str | bytes) -> str:
+    """The PlayAnswer to one message."""
+    forget_request_memo()  # what a key found is remembered for one message, as for one request
+    fields = None
+    try:
+        fields = loads(message.encode() if isinstance(message, str) else message)
+        status, body = play_move(MESSAGE.load(fields))
+    except ValidationError as error:
+        status, body = 422, error_body(422, "invalid_request", SCHEMA_MISMATCH, {"json": error.messages})
+    except Exception as error:  # noqa: BLE001 - every error answers in the one shape, as over HTTP
+        body, _ = describe(error)
+        status = body["code"]
+    # a text message, as JSON is text (a browser would be handed a binary message as a Blob)
+    return current_app.json.dumps({"id": _request_id(fields), "status": status, "body": body})
+
+
+def play_move(message: dict) -> tuple[int, dict]:
+    """As POST .../moves: counted against the moves' rate limit of the key's account or the socket's address."""
+    token = message["token"]
+    refusal = current_app.extensions.get("cardroom.limits")
+    refused = refusal(MOVES, caller(f"Bearer {token}")) if refusal else None
+    if refused:
+        return 429, refused[0]
+    return 201, service().move(message["match_id"], token, message["move"], message["expected_version"],
+                               message.get("idempotency_key"))
+
+
+def _request_id(fields):
+    """The message's id when it has a valid one: an answer carries nothing it was not sure to have been sent."""
+    try:
+        return ID.deserialize(fields["id"])
+    except (TypeError, KeyError, ValidationError):
+        return None
