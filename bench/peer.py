@@ -3,6 +3,8 @@
 Starts the peer's server (node, in-memory storage, socket.io) and a cardroom (embedded Redis + gunicorn with
 the project's gunicorn settings, rate limits off: one address drives everything), then runs, alternating,
 at each concurrency, the peer's client and cardroom's clients (bench/cardroom_client.js):
+- play socket: each move a message on the play socket (GET /v1/play, a WebSocket, docs/play-socket.md) and
+  each result its answer, as boardgame.io's client sends moves and gets states over one socket.io connection;
 - move's answer: learns each result from the move's answer, one request a move, as boardgame.io pushes each
   state to its client; over Node's http module (keep-alive), and again over fetch();
 - read then post: reads the match, then posts the move (two requests a move); over Node's http module, and
@@ -34,6 +36,7 @@ from common import NO_RATE_LIMITS, embedded_redis, free_port, gunicorn, median
 HERE = Path(__file__).resolve().parent
 PLAYERS = 3
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cardroom-bench" / "bgio"
+CLIENT_CACHE = CACHE.parent / "client"  # cardroom_client.js's one package, `ws` (Node 20 has no WebSocket)
 RATE = re.compile(r"([0-9.]+) moves/s")
 MOVES = re.compile(r"([0-9]+) moves in")
 
@@ -55,6 +58,17 @@ def install_peer(peers: Path) -> Path:
         print(f"installing boardgame.io into {CACHE} (npm install, once)", flush=True)
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=CACHE, check=True)
     return CACHE
+
+
+def install_socket_client() -> Path:
+    """The node_modules holding `ws` for cardroom_client.js's play socket, in the cache (installed once)."""
+    modules = CLIENT_CACHE / "node_modules"
+    if not (modules / "ws").is_dir():
+        CLIENT_CACHE.mkdir(parents=True, exist_ok=True)
+        print(f"installing ws into {CLIENT_CACHE} (npm install, once)", flush=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(CLIENT_CACHE),
+                        "ws@8"], check=True)
+    return modules
 
 
 def wait_for(url: str, seconds: float = 30) -> None:
@@ -113,6 +127,7 @@ def main():
         print(f"peer.py: skipped, no peer harness at {peers} (give --peers or CARDROOM_PEERS)")
         return
     bgio = install_peer(peers)
+    socket_client = {"NODE_PATH": str(install_socket_client())}
     bgio_port = free_port()
     server = subprocess.Popen(["node", "server.js"], cwd=bgio, env={**os.environ, "PORT": str(bgio_port)},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -124,6 +139,7 @@ def main():
             ours = ["node", str(HERE / "cardroom_client.js")]
             clients = {
                 "boardgame.io": (["node", "bench.js"], bgio, {"PORT": str(bgio_port)}),
+                "cardroom, play socket": (ours, HERE, {**cardroom, "TRANSPORT": "socket", **socket_client}),
                 "cardroom, move's answer, http": (ours, HERE, {**cardroom, "MODE": "answers"}),
                 "cardroom, move's answer, fetch": (ours, HERE, {**cardroom, "MODE": "answers", "TRANSPORT": "fetch"}),
                 "cardroom, read then post, http": (ours, HERE, {**cardroom, "MODE": "read-then-post"}),
