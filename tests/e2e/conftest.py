@@ -39,8 +39,8 @@ def running_service(data_dir: Path, **settings: str):
         process = subprocess.Popen([sys.executable, "-m", "bootstrap.run"], env=env, stdout=log,
                                    stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
-        wait_until_healthy(base, process)
-        try:
+        try:  # stopped even when it never became healthy: a failed start leaves no service running
+            wait_until_healthy(base, process)
             yield base
         finally:
             process.send_signal(signal.SIGINT)
