@@ -4,7 +4,7 @@ Each message is the body of POST /v1/matches/<match_id>/moves with the match, th
 idempotency key in it (PlayMessage); each answer is what that POST would answer, with its status (PlayAnswer).
 The same service call, rate limit and error bodies as the HTTP route; only the transport differs. What it
 spares is a move's HTTP: gunicorn's request parsing and sending, Flask's request context, routing and
-after-request hooks, about half a move's server CPU (docs/play-socket.md, docs/performance.md). Answers come
+after-request hooks, more than a third of a move's server CPU (docs/performance.md). Answers come
 in the order of the messages; one socket may move any number of seats and matches.
 
 flask-sock (simple-websocket and wsproto underneath) because it runs in gunicorn's gevent workers as they are:
