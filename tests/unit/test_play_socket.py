@@ -3,9 +3,11 @@ answers, status included; one socket moves any seat of any match; nothing but th
 import json
 
 import pytest
+import redis
 from simple_websocket import ConnectionClosed
 
 from api.rate_limits import RateLimits
+from eventstore.memory import InMemoryEventStore
 from tests.support.http import THREE, assert_error, bearer, make_client
 from tests.support.sockets import ask, move_message, play_socket, served
 
@@ -174,3 +176,26 @@ def test_an_account_key_moves_its_seat_and_a_key_rotated_between_two_messages_no
     old_key = ask(socket, {**message, "expected_version": bob_moved["body"]["version"]})
     new_key = ask(socket, {**message, "token": rotated, "expected_version": bob_moved["body"]["version"]})
     assert (old_key["status"], old_key["body"]["reason"], new_key["status"]) == (403, "token_rejected", 201)
+
+
+def test_an_unexpected_failure_answers_500_in_the_one_error_shape_and_a_lost_redis_503_with_a_retry():
+    class FailingStore(InMemoryEventStore):
+        failure = None
+
+        def append(self, *args, **kwargs):
+            if self.failure:
+                raise self.failure
+            return super().append(*args, **kwargs)
+
+    store = FailingStore()
+    client = make_client(store=store)
+    created = client.post("/v1/matches", json=THREE).get_json()
+    store.failure = RuntimeError("disk on fire")
+    with served(client.application) as url, play_socket(url) as socket:
+        failed = ask(socket, move_message(created, 0, 2))
+        store.failure = redis.ConnectionError("Connection refused")
+        unreachable = ask(socket, move_message(created, 0, 2))
+    assert (failed["status"], failed["body"]["reason"]) == (500, "internal_error")
+    assert "disk" not in failed["body"]["message"]
+    assert (unreachable["status"], unreachable["body"]["reason"]) == (503, "redis_unreachable")
+    assert unreachable["body"]["retry_after"] >= 1
