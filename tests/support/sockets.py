@@ -40,4 +40,4 @@ def ask(socket, message) -> dict:
 def move_message(created: dict, seat: int, version: int, move=None, **more) -> dict:
     """The play socket's message for `seat` of a match as created over HTTP (its seat tokens), at `version`."""
     return {"match_id": created["id"], "token": created["seats"][seat]["token"], "expected_version": version,
-            "move": move or {"action": "score"}, **more}
+            "move": {"action": "score"} if move is None else move, **more}

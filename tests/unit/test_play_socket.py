@@ -4,6 +4,7 @@ import json
 
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings, strategies as st
 from simple_websocket import ConnectionClosed
 
 from api.rate_limits import RateLimits
@@ -199,3 +200,32 @@ def test_an_unexpected_failure_answers_500_in_the_one_error_shape_and_a_lost_red
     assert "disk" not in failed["body"]["message"]
     assert (unreachable["status"], unreachable["body"]["reason"]) == (503, "redis_unreachable")
     assert unreachable["body"]["retry_after"] >= 1
+
+
+# A request: which seat's credential, how far `expected_version` is from the match's version, and the move:
+# mostly legal ones, some refused (a stale version, another seat's turn, a seat that is no target, no action).
+REQUESTS = st.lists(st.tuples(st.integers(0, 2), st.sampled_from([0, 0, 0, -1, 1]),
+                              st.sampled_from([{"action": "score"}, {"action": "steal", "target": 0},
+                                               {"action": "steal", "target": 1}, {"action": "steal", "target": 2},
+                                               {"action": "fly"}, {}])), min_size=1, max_size=30)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(requests=REQUESTS)
+def test_any_requests_get_the_same_statuses_and_answers_over_the_socket_as_over_http(requests):
+    """Twin matches (one seed), the same requests over each transport: the same status, reason and answer."""
+    client = make_client()
+    over_http, over_socket = (client.post("/v1/matches", json=SEEDED).get_json() for _ in range(2))
+    version = over_http["version"]
+    with served(client.application) as url, play_socket(url) as socket:
+        for seat, offset, move in requests:
+            body = {"move": move, "expected_version": max(0, version + offset)}
+            http = client.post(f"/v1/matches/{over_http['id']}/moves",
+                               headers=bearer(over_http["seats"][seat]["token"]), json=body)
+            answer = ask(socket, move_message(over_socket, seat, body["expected_version"], move=move))
+            assert answer["status"] == http.status_code, (answer, http.get_json())
+            if http.status_code == 201:
+                assert comparable(answer["body"]) == comparable(http.get_json())
+                version = http.get_json()["version"]
+            else:
+                assert answer["body"] == http.get_json()
