@@ -1,4 +1,5 @@
 """What the benchmarks share: an embedded Redis and a gunicorn started for the run."""
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import requests
+from simple_websocket import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bootstrap.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
@@ -56,27 +58,52 @@ def gunicorn(app: str, redis_url: str, workers: int, options: tuple[str, ...] = 
         process.wait(timeout=30)
 
 
-def play_two_seat_matches(base, stop, counter, clock=None, by_account=False):
+def play_two_seat_matches(base, stop, counter, clock=None, by_account=False, socket=False):
     """Plays two-seat Mantis matches over HTTP as fast as answers come (a new match when one ends), each move
     appended to `counter`; `clock`: the matches' turn clock (docs/clocks.md), none by default; `by_account`:
-    the seats belong to two new bot accounts whose keys move them, instead of anonymous seat tokens."""
+    the seats belong to two new bot accounts whose keys move them, instead of anonymous seat tokens;
+    `socket`: the moves go over the play socket (docs/play-socket.md), the rest over HTTP."""
     session = requests.Session()
     accounts = [session.post(f"{base}/v1/accounts", json={"name": f"b{uuid.uuid4().hex[:12]}", "kind": "bot"}).json()
                 for _ in range(2 if by_account else 0)]
     seats = [{"account": a["name"]} for a in accounts] or [{"name": "a"}, {"name": "b"}]
-    while not stop.is_set():
-        created = session.post(f"{base}/v1/matches", json={"game": "mantis", "seats": seats,
-                                                           **({"clock": clock} if clock else {})}).json()
-        credentials = [a["api_key"] for a in accounts] or [seat["token"] for seat in created["seats"]]
-        version, turn = created["version"], created["to_act"]
-        while turn and not stop.is_set():
-            answer = session.post(f"{base}/v1/matches/{created['id']}/moves",
-                                  headers={"Authorization": f"Bearer {credentials[turn[0]]}"},
-                                  json={"move": {"action": "score"}, "expected_version": version})
+    with moves_over(session, base, socket) as move:
+        while not stop.is_set():
+            created = session.post(f"{base}/v1/matches", json={"game": "mantis", "seats": seats,
+                                                               **({"clock": clock} if clock else {})}).json()
+            credentials = [a["api_key"] for a in accounts] or [seat["token"] for seat in created["seats"]]
+            version, turn = created["version"], created["to_act"]
+            while turn and not stop.is_set():
+                moved = move(created["id"], credentials[turn[0]],
+                             {"move": {"action": "score"}, "expected_version": version})
+                counter.append(1)
+                version, turn = moved["version"], moved["to_act"]
+
+
+@contextmanager
+def moves_over(session, base, socket: bool):
+    """move(match_id, credential, body) -> the Moved answer (anything but 201 raises): POST .../moves over
+    HTTP, or each a message on one play socket."""
+    if not socket:
+        def post(match_id, credential, body):
+            answer = session.post(f"{base}/v1/matches/{match_id}/moves",
+                                  headers={"Authorization": f"Bearer {credential}"}, json=body)
             answer.raise_for_status()
-            counter.append(1)
-            moved = answer.json()
-            version, turn = moved["version"], moved["to_act"]
+            return answer.json()
+        yield post
+        return
+    play_socket = Client.connect(base.replace("http://", "ws://") + "/v1/play")
+
+    def send(match_id, credential, body):
+        play_socket.send(json.dumps({"match_id": match_id, "token": credential, **body}))
+        answer = json.loads(play_socket.receive(timeout=30))
+        if answer["status"] != 201:
+            raise RuntimeError(f"the play socket answered {answer}")
+        return answer["body"]
+    try:
+        yield send
+    finally:
+        play_socket.close()
 
 
 def measure(client, base, clients: int, seconds: float) -> float:

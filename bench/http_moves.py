@@ -4,7 +4,9 @@ Rounds alternate (bare, moves, bare, moves, ...) so a noisy neighbour hits both 
 medians is the result. Each client thread plays its own two-seat Mantis match (a new one when it ends;
 creating matches is not counted). Aim (issue 17): moves/s >= 0.7 x bare requests/s. The same moves sent
 with the seats' accounts' keys instead of seat tokens are measured in the same rounds (issue 13: a key is
-looked up once per request).
+looked up once per request), and the same moves over the play socket (docs/play-socket.md: one WebSocket a
+client thread, each move a message), whose ratio to the bare requests is printed apart: it compares a move
+without its HTTP to an HTTP request.
 Usage: python bench/http_moves.py [--seconds 4] [--rounds 3] [--clients 8] [--workers 4]
 """
 import argparse
@@ -26,6 +28,10 @@ def bare_client(base, stop, counter):
 
 def key_move_client(base, stop, counter):
     play_two_seat_matches(base, stop, counter, by_account=True)
+
+
+def socket_move_client(base, stop, counter):
+    play_two_seat_matches(base, stop, counter, socket=True)
 
 
 def redis_calls_per_move(redis_url, client, base, moves=200) -> float:
@@ -58,20 +64,23 @@ def main():
     settings = {**NO_RATE_LIMITS, "LIMIT_MOVES": "1000000/second"}
     with embedded_redis() as redis_url, gunicorn("bench.bare_app:app", redis_url, args.workers,
                                                  settings=settings) as base:
-        bare, moves, keyed = [], [], []
+        bare, moves, keyed, socket = [], [], [], []
         for _ in range(args.rounds):
             bare.append(measure(bare_client, base, args.clients, args.seconds))
             moves.append(measure(play_two_seat_matches, base, args.clients, args.seconds))
             keyed.append(measure(key_move_client, base, args.clients, args.seconds))
+            socket.append(measure(socket_move_client, base, args.clients, args.seconds))
         token_calls = redis_calls_per_move(redis_url, play_two_seat_matches, base)
         key_calls = redis_calls_per_move(redis_url, key_move_client, base)
     print(f"gunicorn workers={args.workers}, clients={args.clients}, {args.rounds} rounds of {args.seconds}s")
-    print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6} {'key moves/s':>12} {'token/key':>10}")
-    for i, (b, m, k) in enumerate(zip(bare, moves, keyed), start=1):
-        print(f"{i:>5} {b:>11.0f} {m:>9.0f} {m / b:>6.2f} {k:>12.0f} {m / k:>10.2f}")
+    print(f"{'round':>5} {'bare req/s':>11} {'moves/s':>9} {'ratio':>6} {'key moves/s':>12} {'token/key':>10} "
+          f"{'socket moves/s':>15} {'socket/bare':>12}")
+    for i, (b, m, k, s) in enumerate(zip(bare, moves, keyed, socket), start=1):
+        print(f"{i:>5} {b:>11.0f} {m:>9.0f} {m / b:>6.2f} {k:>12.0f} {m / k:>10.2f} {s:>15.0f} {s / b:>12.2f}")
     print(f"median: bare {median(bare):.0f} req/s, moves {median(moves):.0f}/s, "
           f"ratio {median(moves) / median(bare):.2f} (aim >= 0.70); moves with account keys "
-          f"{median(keyed):.0f}/s: a move with a key costs {median(moves) / median(keyed):.2f}x one with a token")
+          f"{median(keyed):.0f}/s: a move with a key costs {median(moves) / median(keyed):.2f}x one with a token; "
+          f"over the play socket {median(socket):.0f} moves/s, {median(socket) / median(bare):.2f}x the bare requests")
     print(f"Redis commands per move (matches created included): {token_calls:.2f} with seat tokens, "
           f"{key_calls:.2f} with account keys")
 
