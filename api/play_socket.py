@@ -33,6 +33,10 @@ OPERATION = {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}
 # A ping after this many seconds of silence closes a socket whose peer is gone (no pong by the next ping).
 PING_SECONDS = 25
+# Messages read but not answered yet, beyond which the socket is closed (1008): the socket's reader takes in
+# whatever arrives, so without a bound a client sending faster than its moves are played would fill memory.
+MAX_WAITING = 64
+POLICY_VIOLATION = 1008
 MESSAGE = PlayMessage()
 ID = RequestId()
 
@@ -47,7 +51,11 @@ def add_play_socket(app: Flask, spec, max_message_bytes: int) -> None:
 
 def play(ws) -> None:
     while True:
-        ws.send(answer(ws.receive()))
+        message = ws.receive()
+        if len(ws.input_buffer) >= MAX_WAITING:
+            ws.close(POLICY_VIOLATION, f"more than {MAX_WAITING} messages waiting for their answers")
+            return
+        ws.send(answer(message))
 
 
 def answer(message: str | bytes) -> str:

@@ -7,10 +7,11 @@ import redis
 from hypothesis import HealthCheck, given, settings, strategies as st
 from simple_websocket import ConnectionClosed
 
+from api import play_socket
 from api.rate_limits import RateLimits
 from eventstore.memory import InMemoryEventStore
 from tests.support.http import THREE, assert_error, bearer, make_client
-from tests.support.sockets import ask, move_message, play_socket, served
+from tests.support.sockets import ask, move_message, play_socket as play_socket_client, served
 
 SEEDED = {**THREE, "seed": "play-socket"}
 # random or of the moment, so they differ between two matches dealt alike: when, the nonces and the chain they
@@ -31,7 +32,7 @@ def url(client):
 
 @pytest.fixture
 def socket(url):
-    with play_socket(url) as socket:
+    with play_socket_client(url) as socket:
         yield socket
 
 
@@ -107,7 +108,7 @@ def test_a_bad_message_gets_the_error_http_would_give_and_the_socket_stays_open(
 
 
 def test_a_message_missing_fields_names_each_in_errors():
-    with served(make_client().application) as url, play_socket(url) as socket:
+    with served(make_client().application) as url, play_socket_client(url) as socket:
         answer = ask(socket, {"id": "x", "match_id": "m", "expected_version": "2", "extra": 1})
     assert answer["id"] == "x" and answer["status"] == 422
     assert set(answer["body"]["errors"]["json"]) == {"token", "move", "expected_version", "extra"}
@@ -148,10 +149,25 @@ def test_moves_over_the_socket_and_over_http_count_against_one_rate_limit():
     created = client.post("/v1/matches", json=THREE).get_json()
     assert client.post(f"/v1/matches/{created['id']}/moves", headers=bearer(created["seats"][0]["token"]),
                        json={"move": {"action": "score"}, "expected_version": 2}).status_code == 201
-    with served(client.application) as url, play_socket(url) as socket:
+    with served(client.application) as url, play_socket_client(url) as socket:
         second, third = ask(socket, move_message(created, 1, 4)), ask(socket, move_message(created, 2, 6))
     assert second["status"] == 201
     assert (third["status"], third["body"]["reason"]) == (429, "rate_limited") and third["body"]["retry_after"] >= 1
+
+
+def test_a_client_that_runs_too_far_ahead_of_its_answers_is_closed_as_a_policy_violation(client, url, monkeypatch):
+    monkeypatch.setattr(play_socket, "MAX_WAITING", 4)
+    created = client.post("/v1/matches", json=THREE).get_json()
+    stale = json.dumps(move_message(created, 0, 1))  # each answered 409 after a read of the match
+    with play_socket_client(url) as socket:
+        try:  # the server closes the socket while they come, or before all are answered
+            for _ in range(200):
+                socket.send(stale)
+            for _ in range(200):
+                socket.receive(timeout=10)
+        except (ConnectionClosed, OSError):  # OSError: a send racing the client's own closing of its socket
+            pass
+    assert socket.close_reason == 1008 and "waiting for their answers" in socket.close_message
 
 
 def test_a_message_over_the_body_limit_closes_the_socket_as_too_big(socket):
@@ -192,7 +208,7 @@ def test_an_unexpected_failure_answers_500_in_the_one_error_shape_and_a_lost_red
     client = make_client(store=store)
     created = client.post("/v1/matches", json=THREE).get_json()
     store.failure = RuntimeError("disk on fire")
-    with served(client.application) as url, play_socket(url) as socket:
+    with served(client.application) as url, play_socket_client(url) as socket:
         failed = ask(socket, move_message(created, 0, 2))
         store.failure = redis.ConnectionError("Connection refused")
         unreachable = ask(socket, move_message(created, 0, 2))
@@ -217,7 +233,7 @@ def test_any_requests_get_the_same_statuses_and_answers_over_the_socket_as_over_
     client = make_client()
     over_http, over_socket = (client.post("/v1/matches", json=SEEDED).get_json() for _ in range(2))
     version = over_http["version"]
-    with served(client.application) as url, play_socket(url) as socket:
+    with served(client.application) as url, play_socket_client(url) as socket:
         for seat, offset, move in requests:
             body = {"move": move, "expected_version": max(0, version + offset)}
             http = client.post(f"/v1/matches/{over_http['id']}/moves",
