@@ -5,7 +5,7 @@ import threading
 import pytest
 import requests
 
-from tests.support.sockets import ask, move_message, play_socket
+from tests.support.sockets import ask, move_message, play_socket_client
 
 pytestmark = pytest.mark.e2e
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
@@ -30,7 +30,7 @@ def test_matches_played_over_sockets_at_once_end_with_every_answer_in_their_audi
     played = {}
 
     def play(created):
-        with play_socket(socket_url(server)) as socket:
+        with play_socket_client(socket_url(server)) as socket:
             played[created["id"]] = play_to_the_end(server, created, socket)
 
     threads = [threading.Thread(target=play, args=(created,)) for created in matches]
@@ -51,7 +51,7 @@ def test_a_socket_move_and_an_http_move_at_one_version_let_exactly_one_through(s
     token, statuses, barrier = created["seats"][0]["token"], [], threading.Barrier(2)
 
     def by_socket():
-        with play_socket(socket_url(server)) as socket:
+        with play_socket_client(socket_url(server)) as socket:
             barrier.wait()
             statuses.append(ask(socket, move_message(created, 0, 2))["status"])
 

@@ -22,7 +22,7 @@ def served(app):
 
 
 @contextmanager
-def play_socket(url: str):
+def play_socket_client(url: str):
     socket = Client.connect(url)
     try:
         yield socket

@@ -11,7 +11,7 @@ from api import play_socket
 from api.rate_limits import RateLimits
 from eventstore.memory import InMemoryEventStore
 from tests.support.http import THREE, assert_error, bearer, make_client
-from tests.support.sockets import ask, move_message, play_socket as play_socket_client, served
+from tests.support.sockets import ask, move_message, play_socket_client, served
 
 SEEDED = {**THREE, "seed": "play-socket"}
 # random or of the moment, so they differ between two matches dealt alike: when, the nonces and the chain they
