@@ -1,11 +1,13 @@
 """The play socket over gunicorn's gevent workers (as `make run` serves it): whole matches played over
 sockets, alongside HTTP moves, each answer what POST .../moves answers, and the log passing its audit."""
 import threading
+from pathlib import Path
 
 import pytest
 import requests
 
 from tests.support.sockets import ask, move_message, play_socket_client
+from tests.support.viewer import chromium
 
 pytestmark = pytest.mark.e2e
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
@@ -73,3 +75,18 @@ def test_a_socket_move_and_an_http_move_at_one_version_let_exactly_one_through(s
 def test_a_plain_get_of_the_socket_through_gunicorn_is_a_400_in_the_error_shape(server):
     answer = requests.get(f"{server}/v1/play")
     assert answer.status_code == 400 and answer.json()["reason"] == "websocket_mismatch"
+
+
+def test_the_browser_client_of_the_docs_plays_a_move_from_a_page_of_the_server(server):
+    docs = Path(__file__).resolve().parents[2] / "docs" / "play-socket.md"
+    snippet = docs.read_text().split("```js\n")[1].split("```")[0]
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{server}/docs")
+        answer = page.evaluate("async () => {" + snippet + """
+            await new Promise((resolve) => socket.addEventListener('open', resolve));
+            const created = await (await fetch('/v1/matches', {method: 'POST', body: JSON.stringify(
+                {game: 'mantis', seats: [{name: 'a'}, {name: 'b'}]}), headers: {'Content-Type': 'application/json'}})).json();
+            return move(created.id, created.seats[created.to_act[0]].token, {action: 'score'}, created.version);
+        }""")
+    assert (answer["id"], answer["status"], answer["body"]["version"]) == (1, 201, 4)
