@@ -30,12 +30,16 @@ from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
 
-# gzip what is worth it (flask-compress skips answers under 500 bytes). Never a stream (text/event-stream,
+# gzip what is worth it. Never a stream (text/event-stream,
 # application/x-ndjson): gzip would hold events back until its buffer fills, so they are not listed here,
 # and streamed answers are never compressed (COMPRESS_STREAMS).
 COMPRESSED_TYPES = ["application/json", "text/html", "text/css", "application/javascript", "text/javascript"]
 # Level 1 (nginx's default too): a 33 KB log took 0.4 ms to 8.7 KB, against 1.1 ms to 7.4 KB at level 6.
 GZIP_LEVEL = 1
+# An answer under 1 KiB travels in one TCP segment, headers included, gzipped or not: compressing it saves the
+# client no time and costs both ends CPU. A move's answer is about 600 bytes; sending it plain took 13% off a
+# move's server CPU and 12% off the client's (docs/performance.md, session 7). flask-compress's default is 500.
+GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
 CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
@@ -69,8 +73,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         OPENAPI_JSON_PATH="openapi.json", MAX_CONTENT_LENGTH=max_body_bytes,
         API_SPEC_OPTIONS={"info": {"description": "An event-sourced server for hidden-information card games. "
                                                   "Every error is the Error schema. Rules: /docs/games."}},
-        COMPRESS_ALGORITHM=list(CODINGS), COMPRESS_LEVEL=GZIP_LEVEL, COMPRESS_MIMETYPES=COMPRESSED_TYPES,
-        COMPRESS_STREAMS=False,
+        COMPRESS_ALGORITHM=list(CODINGS), COMPRESS_LEVEL=GZIP_LEVEL, COMPRESS_MIN_SIZE=GZIP_MIN_BYTES,
+        COMPRESS_MIMETYPES=COMPRESSED_TYPES, COMPRESS_STREAMS=False,
     )
     app.extensions["cardroom.service"] = service
     app.extensions["cardroom.health"] = health_check
