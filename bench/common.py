@@ -10,6 +10,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
+import psutil
 import requests
 from simple_websocket import Client
 
@@ -108,15 +109,36 @@ def moves_over(session, base, socket: bool):
 
 def measure(client, base, clients: int, seconds: float) -> float:
     """Per second, what `clients` threads of `client(base, stop, counter)` appended to the counter in `seconds`."""
+    return measure_cpu(client, base, clients, seconds, {})[0]
+
+
+def measure_cpu(client, base, clients: int, seconds: float,
+                watched: dict[str, list[psutil.Process]]) -> tuple[float, dict[str, float]]:
+    """What `measure` gives, and the CPU microseconds each counted item cost each group of `watched` processes
+    (e.g. {"client": [this process], "server": its gunicorn workers and Redis}) over the same seconds."""
     stop, counter = threading.Event(), []
     threads = [threading.Thread(target=client, args=(base, stop, counter)) for _ in range(clients)]
     for thread in threads:
         thread.start()
+    before = {group: processes_cpu(processes) for group, processes in watched.items()}
+    counted = len(counter)
     time.sleep(seconds)
+    counted = len(counter) - counted
+    used = {group: processes_cpu(processes) - before[group] for group, processes in watched.items()}
     stop.set()
     for thread in threads:
         thread.join()
-    return len(counter) / seconds
+    return counted / seconds, {group: 1e6 * cpu / max(counted, 1) for group, cpu in used.items()}
+
+
+def processes_cpu(processes: list[psutil.Process]) -> float:
+    return sum(sum(process.cpu_times()[:2]) for process in processes)
+
+
+def serving(root: psutil.Process, names: tuple[str, ...]) -> list[psutil.Process]:
+    """The processes under `root` that serve (a gunicorn's workers, Redis), by their command lines."""
+    return [process for process in root.children(recursive=True)
+            if any(name in " ".join(process.cmdline()) for name in names)]
 
 
 def median(values):

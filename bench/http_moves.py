@@ -7,16 +7,20 @@ with the seats' accounts' keys instead of seat tokens are measured in the same r
 looked up once per request), and the same moves over the play socket (docs/play-socket.md: one WebSocket a
 client thread, each move a message), whose ratio to the bare requests is printed apart: it compares a move
 without its HTTP to an HTTP request.
+The bare requests and the moves also print what each cost in CPU: this process (the clients) and the server
+(gunicorn's workers and Redis). The clients are Python threads in one process, which cannot use more than one
+core: where they use about a whole one, the rate measures the client rather than the server.
 Usage: python bench/http_moves.py [--seconds 4] [--rounds 3] [--clients 8] [--workers 4]
 """
 import argparse
 import threading
 import time
 
+import psutil
 import redis
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, gunicorn, measure, median, play_two_seat_matches
+from common import NO_RATE_LIMITS, embedded_redis, gunicorn, measure, measure_cpu, median, play_two_seat_matches, serving
 
 
 def bare_client(base, stop, counter):
@@ -64,10 +68,15 @@ def main():
     settings = {**NO_RATE_LIMITS, "LIMIT_MOVES": "1000000/second"}
     with embedded_redis() as redis_url, gunicorn("bench.bare_app:app", redis_url, args.workers,
                                                  settings=settings) as base:
-        bare, moves, keyed, socket = [], [], [], []
+        watched = {"client": [psutil.Process()], "server": serving(psutil.Process(), ("bench.bare_app", "redis-server"))}
+        bare, moves, keyed, socket, bare_cpu, move_cpu = [], [], [], [], [], []
         for _ in range(args.rounds):
-            bare.append(measure(bare_client, base, args.clients, args.seconds))
-            moves.append(measure(play_two_seat_matches, base, args.clients, args.seconds))
+            rate, cpu = measure_cpu(bare_client, base, args.clients, args.seconds, watched)
+            bare.append(rate)
+            bare_cpu.append(cpu)
+            rate, cpu = measure_cpu(play_two_seat_matches, base, args.clients, args.seconds, watched)
+            moves.append(rate)
+            move_cpu.append(cpu)
             keyed.append(measure(key_move_client, base, args.clients, args.seconds))
             socket.append(measure(socket_move_client, base, args.clients, args.seconds))
         token_calls = redis_calls_per_move(redis_url, play_two_seat_matches, base)
@@ -83,6 +92,15 @@ def main():
           f"over the play socket {median(socket):.0f} moves/s, {median(socket) / median(bare):.2f}x the bare requests")
     print(f"Redis commands per move (matches created included): {token_calls:.2f} with seat tokens, "
           f"{key_calls:.2f} with account keys")
+    print_cpu("bare request", bare, bare_cpu)
+    print_cpu("move", moves, move_cpu)
+
+
+def print_cpu(what: str, rates: list[float], costs: list[dict[str, float]]):
+    """The medians of a kind of request's CPU, and how much of a core the clients' one process used for it."""
+    client, server = (median([cost[group] for cost in costs]) for group in ("client", "server"))
+    print(f"CPU a {what} (µs, medians): client {client:.0f}, server {server:.0f} (gunicorn workers and Redis); "
+          f"the clients' process used {median(rates) * client / 1e6:.2f} of a core")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from pathlib import Path
 import psutil
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, free_port, gunicorn, median
+from common import NO_RATE_LIMITS, embedded_redis, free_port, gunicorn, median, processes_cpu, serving
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = 3
@@ -99,16 +99,6 @@ def children_cpu() -> float:
     """CPU seconds of this process's children that ended (the clients)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
-
-
-def processes_cpu(processes: list[psutil.Process]) -> float:
-    return sum(sum(process.cpu_times()[:2]) for process in processes)
-
-
-def serving(root: psutil.Process, names: tuple[str, ...]) -> list[psutil.Process]:
-    """The processes under `root` that serve (a gunicorn's workers, Redis), by their command lines."""
-    return [process for process in root.children(recursive=True)
-            if any(name in " ".join(process.cmdline()) for name in names)]
 
 
 def main():
