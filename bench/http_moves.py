@@ -20,7 +20,8 @@ import psutil
 import redis
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, gunicorn, measure, measure_cpu, median, play_two_seat_matches, serving
+from common import (NO_RATE_LIMITS, embedded_redis, gunicorn, measure, measure_cpu, median, play_two_seat_matches,
+                    serving)
 
 
 def bare_client(base, stop, counter):
@@ -68,7 +69,8 @@ def main():
     settings = {**NO_RATE_LIMITS, "LIMIT_MOVES": "1000000/second"}
     with embedded_redis() as redis_url, gunicorn("bench.bare_app:app", redis_url, args.workers,
                                                  settings=settings) as base:
-        watched = {"client": [psutil.Process()], "server": serving(psutil.Process(), ("bench.bare_app", "redis-server"))}
+        server = serving(psutil.Process(), ("bench.bare_app", "redis-server"))
+        watched = {"client": [psutil.Process()], "server": server}
         bare, moves, keyed, socket, bare_cpu, move_cpu = [], [], [], [], [], []
         for _ in range(args.rounds):
             rate, cpu = measure_cpu(bare_client, base, args.clients, args.seconds, watched)
