@@ -3,7 +3,8 @@ from flask.views import MethodView
 
 from api.context import accounts, seat_token, service, vary_on_authorization
 from api.etags import Blueprint
-from api.schemas import Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, CreateAccount
+from api.schemas import (Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, Challenges, CreateAccount,
+                         UpdateAccount)
 
 account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
                            description="Accounts of players and bots. The API key is shown once, when the account "
@@ -33,6 +34,13 @@ class Me(MethodView):
         """The account whose key you send."""
         return accounts().me(seat_token())
 
+    @account_routes.arguments(UpdateAccount)
+    @account_routes.response(200, Account)
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
+    def patch(self, body):
+        """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
+        return accounts().set_challenges(seat_token(), body["challenges"])
+
 
 @account_routes.route("/me/keys")
 class Keys(MethodView):
@@ -51,3 +59,13 @@ class MyMatches(MethodView):
     def get(self, query):
         """Your account's matches, newest first, each with your seat; filter by status, page with next_cursor."""
         return service().account_matches(seat_token(), query.get("status"), query.get("cursor"), query["limit"])
+
+
+@account_routes.route("/me/challenges")
+class MyChallenges(MethodView):
+    @account_routes.response(200, Challenges)
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="listMyChallenges")
+    def get(self):
+        """The invitations awaiting your answer, oldest first: accept or decline each at
+        POST /v1/matches/<match>/accept or .../decline (the feed announces them as `challenge`)."""
+        return service().invitations(seat_token())

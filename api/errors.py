@@ -53,7 +53,8 @@ def describe(error: Exception) -> tuple[dict, list[tuple[str, str]]]:
         return (error_body(503, "redis_unreachable", "the event store (Redis) cannot be reached; retry shortly",
                            retry_after=REDIS_RETRY_AFTER), [("Retry-After", str(REDIS_RETRY_AFTER))])
     if isinstance(error, ServiceError):
-        return error_body(error.status, error.reason, error.message, **error.details), []
+        retry = [("Retry-After", str(error.details["retry_after"]))] if "retry_after" in error.details else []
+        return error_body(error.status, error.reason, error.message, **error.details), retry
     if isinstance(error, RuleViolation):
         return error_body(422, error.reason, error.message), []
     if isinstance(error, WebsocketMismatch):

@@ -1,9 +1,12 @@
 """Examples for the OpenAPI document: one Mantis match with one human seat and two bots, as the server
 answers it (tests/unit/test_openapi.py checks every example against its schema)."""
 
-SEATS = [{"seat": 0, "name": "ann", "bot": None, "open": False, "account": None, "zombie": False, "out": None},
-         {"seat": 1, "name": "random bot", "bot": "random", "open": False, "account": None, "zombie": False, "out": None},
-         {"seat": 2, "name": "greedy bot", "bot": "greedy", "open": False, "account": None, "zombie": False, "out": None}]
+SEATS = [{"seat": 0, "name": "ann", "bot": None, "open": False, "account": None, "invited": False,
+          "zombie": False, "out": None},
+         {"seat": 1, "name": "random bot", "bot": "random", "open": False, "account": None, "invited": False,
+          "zombie": False, "out": None},
+         {"seat": 2, "name": "greedy bot", "bot": "greedy", "open": False, "account": None, "invited": False,
+          "zombie": False, "out": None}]
 VIEW = {"edition": "classic",
         "draw_pile": {"count": 93, "top_back": ["yellow", "blue", "purple"]},
         "tanks": [[{"back": ["yellow", "green", "pink"], "front": "pink"},

@@ -77,6 +77,26 @@ class MatchJoin(MethodView):
         return service().join(match_id, body.get("name"), seat_token())
 
 
+@matches.route("/<match_id>/accept")
+class MatchAccept(MethodView):
+    @matches.response(200, Match)
+    @matches.doc(security=[{"accountKey": []}], operationId="acceptChallenge",
+                 **links(200, legal_moves=("getLegalMoves", THIS_MATCH)))
+    def post(self, match_id):
+        """Accept the invitation of your account to this match (docs/challenges.md): the seat is yours and counts
+        among your open matches; the deal follows once no seat is awaited. 409 not_invited if it was not pending."""
+        return service().accept(match_id, seat_token(required=True))
+
+
+@matches.route("/<match_id>/decline")
+class MatchDecline(MethodView):
+    @matches.response(200, Match)
+    @matches.doc(security=[{"accountKey": []}], operationId="declineChallenge")
+    def post(self, match_id):
+        """Decline the invitation of your account to this match: the match is canceled (no cards were dealt)."""
+        return service().decline(match_id, seat_token(required=True))
+
+
 @matches.route("/<match_id>/leave")
 class MatchLeave(MethodView):
     @matches.response(200, Match)

@@ -7,7 +7,7 @@ from api.game_schemas import each_game
 from domain import clock
 from domain.games import GAMES
 from domain.match import ACTIVE, CLIENT_SEED, FINISHED, SERVER_SEED, WAITING
-from service.accounts import KINDS, NAME_PATTERN
+from service.accounts import ANYONE, AUTO, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
 
 NAME = validate.Length(min=1, max=40)
 SEED = validate.Length(min=1, max=200)
@@ -159,6 +159,8 @@ class Seat(Schema):
                                                                                      "whose seat it is, or null"})
     token = fields.String(metadata={"description": "only in the answer to POST /v1/matches, for human seats "
                                                    "that are no account's"})
+    invited = fields.Boolean(required=True, metadata={
+        "description": "the account was invited and has not accepted yet: the match waits (docs/challenges.md)"})
     zombie = fields.Boolean(required=True, metadata={
         "description": "the greedy bot plays this seat to the end: it is out, or timed out too often"})
     out = fields.String(allow_none=True, metadata={"enum": ["resigned", "forfeited", None],
@@ -174,6 +176,8 @@ class Result(Schema):
         "description": "the seats played by the greedy bot after timing out too often (they stay in)"})
     aborted = fields.Dict(metadata={"description": "{seat, reason}: the match was aborted (a first move never "
                                                    "came); its result counts for nobody"})
+    canceled = fields.Dict(metadata={"description": "{reason: declined | expired, seats}: an invitation was declined "
+                                                    "or expired before the deal; the result counts for nobody"})
 
 
 class ClockSeat(Schema):
@@ -259,11 +263,57 @@ class CreateAccount(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
 
 
+class ChallengePolicy(fields.Field):
+    """One of NOBODY, ANYONE, AUTO, or a list of the accounts (ids or names) that may invite."""
+    CHOICES = (NOBODY, ANYONE, AUTO)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and value in self.CHOICES:
+            return value
+        if isinstance(value, list) and len(value) <= MAX_CHALLENGERS and all(
+                isinstance(v, str) and 1 <= len(v) <= 40 for v in value):
+            return value
+        raise ValidationError(f"one of {', '.join(self.CHOICES)}, or a list of at most {MAX_CHALLENGERS} account "
+                              "ids or names")
+
+
+CHALLENGES_DOC = {"oneOf": [{"type": "string", "enum": list(ChallengePolicy.CHOICES)},
+                            {"type": "array", "maxItems": MAX_CHALLENGERS,
+                             "items": {"type": "string", "minLength": 1, "maxLength": 40}}],
+                  "description": "who may seat you by naming your account: nobody; anyone (you accept or decline "
+                                 "each invitation); auto (anyone, accepted at once); or a list of accounts (whose "
+                                 "invitations you accept or decline). Default: anyone (docs/challenges.md)"}
+
+
 class Account(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     kind = fields.String(required=True, metadata={"enum": list(KINDS)})
     created_at = fields.String(required=True)
+    challenges = fields.Raw(required=True, metadata=CHALLENGES_DOC)
+
+
+class UpdateAccount(Schema):
+    challenges = ChallengePolicy(required=True, metadata=CHALLENGES_DOC)
+
+
+class Inviter(Schema):
+    account = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class Challenge(Schema):
+    match = fields.String(required=True)
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "the seat you are invited to"})
+    by = fields.Nested(Inviter, required=True, metadata={"description": "the account that invites you"})
+    expires_at = fields.String(required=True, metadata={"description": "when the match is canceled unless you "
+                                                                       "accept (UTC)"})
+    created_at = fields.String(required=True)
+
+
+class Challenges(Schema):
+    challenges = fields.List(fields.Nested(Challenge), required=True)
 
 
 class AccountWithKey(Account):

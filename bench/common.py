@@ -28,7 +28,7 @@ def embedded_redis():
 
 
 # A bench drives everything from 127.0.0.1: the per-address rate limits would measure themselves.
-NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": ""}
+NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": ""}
 
 
 @contextmanager
@@ -68,10 +68,14 @@ def play_two_seat_matches(base, stop, counter, clock=None, by_account=False, soc
     accounts = [session.post(f"{base}/v1/accounts", json={"name": f"b{uuid.uuid4().hex[:12]}", "kind": "bot"}).json()
                 for _ in range(2 if by_account else 0)]
     seats = [{"account": a["name"]} for a in accounts] or [{"name": "a"}, {"name": "b"}]
+    owner = {"Authorization": f"Bearer {accounts[0]['api_key']}"} if accounts else {}
+    for other in accounts[1:]:  # the first account's key seats the others, who accept at once
+        session.patch(f"{base}/v1/accounts/me", json={"challenges": "auto"},
+                      headers={"Authorization": f"Bearer {other['api_key']}"})
     with moves_over(session, base, socket) as move:
         while not stop.is_set():
-            created = session.post(f"{base}/v1/matches", json={"game": "mantis", "seats": seats,
-                                                               **({"clock": clock} if clock else {})}).json()
+            created = session.post(f"{base}/v1/matches", headers=owner, json={
+                "game": "mantis", "seats": seats, **({"clock": clock} if clock else {})}).json()
             credentials = [a["api_key"] for a in accounts] or [seat["token"] for seat in created["seats"]]
             version, turn = created["version"], created["to_act"]
             while turn and not stop.is_set():

@@ -30,7 +30,8 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
     """The child: plays moves on the code of `tree`, a turn of N moves for each N read from stdin."""
     sys.meta_path[:] = [finder for finder in sys.meta_path if "editable" not in repr(finder).lower()]
     sys.path.insert(0, tree)
-    os.environ.update(REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="")
+    os.environ.update(REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="",
+                         LIMIT_CHALLENGES="")
     from bootstrap import wsgi
     client, pick, match = wsgi.app.test_client(), random.Random(1), {}
 

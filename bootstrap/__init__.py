@@ -15,6 +15,7 @@ from api.rate_limits import RateLimits
 from bootstrap.config import Settings
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 from eventstore.memory import InMemoryEventStore
+from eventstore.quota import WindowQuota
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
@@ -122,7 +123,13 @@ def build_match_service(config: Settings, client: redis.Redis | None = None,
     return MatchService(build_event_store(config, client or build_redis(config)), bots,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
-                        timers=timers, tournaments=build_tournament_scheduler(config))
+                        timers=timers, tournaments=build_tournament_scheduler(config),
+                        challenge_expiry=config.challenge_expiry, invitations=build_invitation_quota(config))
+
+
+def build_invitation_quota(config: Settings) -> WindowQuota:
+    return WindowQuota(config.rate_limit_storage or require_rq_redis_url(config), config.limit_challenges,
+                       "challenges")
 
 
 def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | None = None,

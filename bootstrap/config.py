@@ -49,6 +49,10 @@ class Settings:
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
     max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
+    challenge_expiry: float    # CHALLENGE_EXPIRY: seconds an invited account has to accept before the match (or
+                               #   tournament) is canceled
+    limit_challenges: str      # LIMIT_CHALLENGES: matches and tournaments inviting other accounts, per inviting
+                               #   account, `limits` notation; "" = no limit
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -97,4 +101,8 @@ class Settings:
             archive_after=float(env.get("ARCHIVE_AFTER", "604800")),
             # 100 entrants x 7 Swiss rounds at two seats is 350; a round robin of 100 at two seats is 9,900
             max_tournament_matches=int(env.get("MAX_TOURNAMENT_MATCHES", "10000")),
+            # Lichess's challenges expire as fast; a bot that auto-accepts answers in a second
+            challenge_expiry=float(env.get("CHALLENGE_EXPIRY", "600")),
+            # a person challenges a few friends an hour; a bot author pairing bots, tens: never thousands a day
+            limit_challenges=env.get("LIMIT_CHALLENGES", "20/minute;200/hour;1000/day"),
         )

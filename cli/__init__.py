@@ -6,7 +6,7 @@ import json
 import logging
 import sys
 
-from cli.bot import Bot, Client, HttpError
+from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from cli.tournament import add_tournament_command, run_tournament
@@ -28,9 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     bot.add_argument("--key", required=True, help="the account's API key")
     bot.add_argument("--policy", choices=sorted(BOTS), default="greedy", help="the built-in policy (default greedy)")
     bot.add_argument("--options", type=json.loads, default={}, help='the policy\'s options as JSON, e.g. \'{"budget_ms": 200}\'')
+    bot.add_argument("--accept", type=accepted_challengers, default=ANYONE, metavar="WHOM",
+                     help="the challenges to accept (the others are declined): anyone (the default), nobody, or a "
+                          "comma-separated list of account names or ids")
     add_tournament_command(commands)
     args = parser.parse_args(argv)
     return {"bot": run_bot, "tournament": run_tournament}.get(args.command, run_verify)(args)
+
+
+def accepted_challengers(value: str) -> str | set[str]:
+    return value if value in (ANYONE, NOBODY) else {whom.strip() for whom in value.split(",") if whom.strip()}
 
 
 def run_verify(args) -> int:
@@ -51,7 +58,7 @@ def run_verify(args) -> int:
 def run_bot(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     try:
-        Bot(Client(args.url, args.key), args.policy, args.options).run()
+        Bot(Client(args.url, args.key), args.policy, args.options, accept=args.accept).run()
     except InvalidSetup as error:
         print(f"cardroom bot: {error}", file=sys.stderr)
         return 2

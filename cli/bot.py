@@ -1,4 +1,5 @@
-"""`cardroom bot`: plays every turn an account owes, told by the account's feed, with a built-in policy.
+"""`cardroom bot`: plays every turn an account owes, told by the account's feed, with a built-in policy, and
+answers the challenges the feed announces: accepted from whom `accept` names (default: anyone), else declined.
 
 The policies are the ones the workers run (domain/bots), given what a worker gives them: the seat's view,
 its legal moves and an rng. The rng is seeded by (match, seat, version), so a turn played again after a
@@ -66,12 +67,18 @@ class Client:
                     yield json.loads(line)
 
 
+ANYONE = "anyone"  # accept every challenge; NOBODY declines them all; else a set of account ids and names
+NOBODY = "nobody"
+
+
 class Bot:
-    def __init__(self, client: Client, policy: str, options: dict | None = None, sleep=time.sleep):
+    def __init__(self, client: Client, policy: str, options: dict | None = None, sleep=time.sleep,
+                 accept: str | set[str] = ANYONE):
         self._client = client
         self._kind = BOTS[policy]
         self._options = bot_options(policy, options or {})
         self._sleep = sleep
+        self._accept = accept
         self.position: int | None = None  # the feed's position: where a reconnection resumes
 
     def run(self, stop=lambda: False) -> None:
@@ -101,8 +108,22 @@ class Bot:
     def on_frame(self, frame: dict) -> None:
         if frame["type"] == "your_turn":
             self.play(frame["match"], frame["seat"], frame["version"])
+        elif frame["type"] == "challenge":
+            self.answer(frame["match"], frame["by"])
         elif frame["type"] == "match_finished":
             log.info("match %s finished: %s", frame["match"], frame["result"])
+
+    def answer(self, match_id: str, by: dict) -> None:
+        """Accepts or declines an invitation, by who sent it; one answered already (or canceled) is let be."""
+        welcome = self._accept == ANYONE or (self._accept != NOBODY and {by["account"], by["name"]} & self._accept)
+        answer = "accept" if welcome else "decline"
+        try:
+            self._client.call("POST", f"/v1/matches/{match_id}/{answer}")
+            log.info("match %s: %sed the challenge of %s", match_id, answer, by["name"])
+        except HttpError as error:
+            if error.status != 409:  # 409: it was answered, or it expired, meanwhile
+                raise
+            log.info("match %s: challenge no longer pending (%s)", match_id, error)
 
     def play(self, match_id: str, seat: int, version: int) -> None:
         """Plays the turn owed at `version`, unless it is gone (another seat moved first, or this turn was

@@ -1,9 +1,13 @@
 """A match: the lifecycle around one game (seats, joins, the deal, the end and the seed reveal).
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
-    match_created  {game, options, seats: [{name, bot, open, bot_options?, account?}], commitment, seed_source}
+    match_created  {game, options, seats: [{name, bot, open, bot_options?, account?, invited?}], commitment,
+                    seed_source, invited_by?, invited_until?}
     seat_joined    {seat, name, account?}
     seat_left      {seat}                    a seat given up before the deal: it is open again
+    seat_accepted  {seat}                    the invited account took its seat (see CHALLENGES below)
+    seat_declined  {seat}                    the invited account refused it: the match is canceled
+    match_canceled {reason, seats}           "declined" or "expired" by the invited `seats`; match_finished follows
     <game events>  the deal when the last seat is filled
     moved          {seat, move}              each move, followed by the game's events it decided
     seat_resigned  {seat}                    the seat is out (see OUT below)
@@ -23,6 +27,11 @@ out `zombie_after` times is played the same way to the end, but stays in. The re
 `{"winners", "scores", "out": {seat: why}, "zombies": [seats]}`; an aborted match's result is
 `{"winners": [], "scores": {}, "aborted": {"seat", "reason"}}` and counts for nobody.
 
+CHALLENGES: a seat of another account than the creator's is `invited` (the service decides which, by the account's
+own policy): the match waits, dealing nothing, until every invited seat is accepted; one decline, or
+`invited_until` (ms since the epoch) passing with a seat still invited, cancels it. A canceled match ends like an
+aborted one, before any card was dealt: `{"winners": [], "scores": {}, "canceled": {"reason", "seats"}}`.
+
 Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes from Rng.derive(seed, label)
 (see domain/rng.py), and the seed and salt are revealed in match_finished.
 """
@@ -37,8 +46,10 @@ from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 SERVER_SEED, CLIENT_SEED = "server", "client"  # seed_source: who chose the seed
-MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "moved", "seat_resigned", "turn_timed_out",
-                "seat_forfeited", "match_aborted", "match_finished")  # public; the rest are the game's
+MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "seat_accepted", "seat_declined", "match_canceled",
+                "moved", "seat_resigned", "turn_timed_out", "seat_forfeited", "match_aborted",
+                "match_finished")  # public; the rest are the game's
+DECLINED, EXPIRED = "declined", "expired"  # why a match was canceled
 RESIGNED, FORFEITED = "resigned", "forfeited"
 
 
@@ -48,9 +59,10 @@ def commitment(seed: str, salt: str) -> str:
 
 # --- decide -----------------------------------------------------------------------------------------
 def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str, seed_source: str,
-           owner: str | None = None, clock_spec: dict | None = None) -> list[dict]:
-    """`seats[i]["account"]` is an account's id (an account holds one seat of a match at most); `owner` is the
-    creator's account, if the creator showed one; `clock_spec` the turn clock asked for (None: no clock)."""
+           owner: str | None = None, clock_spec: dict | None = None, invitation: dict | None = None) -> list[dict]:
+    """`seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
+    `seats[i]["invited"]`; `owner` is the creator's account, if the creator showed one; `clock_spec` the turn
+    clock asked for (None: no clock); `invitation` {by: {account, name}, until: ms} when a seat is invited."""
     game = get_game(game_id)
     checked = game.options(options, len(seats))
     timed = {"clock": clock.spec(clock_spec)} if clock_spec is not None else {}
@@ -62,9 +74,13 @@ def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str,
         check_seed_owner_plays_every_human_seat(seated, owner)
     # the owner of a client seed is logged, so that the verifier can check the seed rule as it was applied
     owned = {"owner": owner} if seed_source == CLIENT_SEED and owner else {}
+    invited = any(seat.get("invited") for seat in seated)
+    if invited and invitation is None:
+        raise InvalidSetup("invitation_required", "an invited seat needs who invites and until when")
+    invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
     return [{"type": "match_created", "data": {
         "game": game_id, "options": checked, "seats": seated,
-        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed}}]
+        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed, **invitations}}]
 
 
 def check_seed_owner_plays_every_human_seat(seats: list[dict], owner: str | None = None) -> None:
@@ -91,12 +107,13 @@ def _seat(spec: dict, index: int) -> dict:
     if not spec.get("name"):
         raise InvalidSetup("invalid_seat", f"seat {index}: give a name, a bot or open: true")
     account = {"account": spec["account"]} if spec.get("account") else {}
-    return {"name": spec["name"], "bot": None, "open": False, **account}
+    invited = {"invited": True} if spec.get("account") and spec.get("invited") else {}
+    return {"name": spec["name"], "bot": None, "open": False, **account, **invited}
 
 
 def open_events(state: dict, seed: str) -> list[dict]:
-    """The deal, if no seat is open: the events that start a created or just-joined match."""
-    if any(seat["open"] for seat in state["seats"]):
+    """The deal, if no seat is open or invited: the events that start a created, joined or accepted match."""
+    if any(seat["open"] or seat.get("invited") for seat in state["seats"]):
         return []
     game = get_game(state["game"])
     return game.deal(state["options"], len(state["seats"]), Rng.derive(seed, "deal"))
@@ -117,7 +134,39 @@ def leave(state: dict, seat: int) -> list[dict]:
     """Give a seat up before the deal (no cards were seen yet, so nothing is forfeited): it opens again."""
     if state["status"] != WAITING:
         raise InvalidSetup("match_started", "a seat can be left only while the match waits for its open seats")
+    if state["seats"][seat].get("invited"):
+        raise InvalidSetup("seat_invited", "an invited seat is declined, not left")
     return [{"type": "seat_left", "data": {"seat": seat}}]
+
+
+def accept(state: dict, seat: int, seed: str) -> list[dict]:
+    """The invited account takes its seat; the deal follows when it was the last seat awaited."""
+    _require_invited(state, seat)
+    accepted = [{"type": "seat_accepted", "data": {"seat": seat}}]
+    return accepted + open_events(evolve_all(state, accepted), seed)
+
+
+def decline(state: dict, seat: int, seed: str, salt: str) -> list[dict]:
+    """The invited account refuses its seat: the match is canceled."""
+    _require_invited(state, seat)
+    return [{"type": "seat_declined", "data": {"seat": seat}}] + _canceled(DECLINED, [seat], seed, salt)
+
+
+def expire_invitations(state: dict, now: int, seed: str, salt: str) -> list[dict]:
+    """`invited_until` passed at `now` (ms since the epoch) with seats still invited: the match is canceled."""
+    deadline = invitation_deadline(state)
+    require(deadline is not None and now >= deadline, "not_expired", "no invitation of this match has expired")
+    return _canceled(EXPIRED, invited_seats(state), seed, salt)
+
+
+def _require_invited(state: dict, seat: int) -> None:
+    if state["status"] != WAITING or not state["seats"][seat].get("invited"):
+        raise InvalidSetup("not_invited", "this seat has no invitation pending (accepted, declined, or canceled)")
+
+
+def _canceled(reason: str, seats: list[int], seed: str, salt: str) -> list[dict]:
+    canceled = {"winners": [], "scores": {}, "canceled": {"reason": reason, "seats": seats}}
+    return [{"type": "match_canceled", "data": {"reason": reason, "seats": seats}}, _finished(canceled, seed, salt)]
 
 
 def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dict]:
@@ -224,6 +273,10 @@ def _evolve(state: dict, event: dict) -> dict:
         seats = list(state["seats"])
         seats[data["seat"]] = {"name": None, "bot": None, "open": True}
         return {**state, "seats": seats}
+    if kind == "seat_accepted":
+        seats = list(state["seats"])
+        seats[data["seat"]] = {key: value for key, value in seats[data["seat"]].items() if key != "invited"}
+        return {**state, "seats": seats}
     if kind == "match_finished":
         return {**state, "status": FINISHED, "result": data["result"], "seed": data["seed"], "salt": data["salt"]}
     if kind in ("seat_resigned", "seat_forfeited"):
@@ -232,7 +285,7 @@ def _evolve(state: dict, event: dict) -> dict:
     if kind == "turn_timed_out":
         state = {**state, "clock": clock.timed_out(state["clock"], data["seat"])}
         return _zombie(state, data["seat"]) if clock.is_zombie(state["clock"], data["seat"]) else state
-    return state  # match_aborted: the match_finished after it ends the match
+    return state  # seat_declined, match_canceled, match_aborted: the match_finished after it ends the match
 
 
 def evolve_all(state: dict | None, events: list[dict]) -> dict:
@@ -265,6 +318,18 @@ def seats_in(state: dict) -> list[int]:
 def played_by_server(state: dict, seat: int) -> bool:
     """A bot seat, or a zombie: a seat that is out or timed out too often, played by the greedy bot."""
     return bool(state["seats"][seat]["bot"] or state["seats"][seat].get("zombie"))
+
+
+def invited_seats(state: dict) -> list[int]:
+    """The seats whose account has not accepted its invitation yet (none once the match is no longer waiting)."""
+    if state["status"] != WAITING:
+        return []
+    return [seat for seat, s in enumerate(state["seats"]) if s.get("invited")]
+
+
+def invitation_deadline(state: dict) -> int | None:
+    """When the pending invitations expire (ms since the epoch); None when none is pending."""
+    return state.get("invited_until") if invited_seats(state) else None
 
 
 def deadlines(state: dict) -> dict[int, int]:

@@ -2,9 +2,12 @@
 Both implementations pass tests/contract/test_account_store_contract.py.
 
 In Redis the keys of one account share the hash tag {a:<id>} (DESIGN.md: one aggregate, one hash tag):
-    cr:{a:<id>}:account   hash: id, name, kind, created_at, key (the SHA-256 of its API key, hex)
+    cr:{a:<id>}:account   hash: id, name, kind, created_at, key (the SHA-256 of its API key, hex), challenges
+                          (who may invite it, as JSON; absent: the default)
     cr:{a:<id>}:matches   sorted set: match id -> the account's own running number (newest = highest)
     cr:{a:<id>}:open      set: the account's matches not yet seen finished (for the bound on open matches)
+    cr:{a:<id>}:invited   set: the matches inviting the account, not yet seen accepted or ended (never counted
+                          as open: a stranger's invitations cannot use up an account's room)
 The indexes are outside any account: cr:accounts:name:<lower-cased name> -> id (claimed by SET NX, which is
 what makes names unique regardless of case) and cr:accounts:key:<key hash> -> id. A key index entry is only
 a pointer: `by_key` trusts it only when the account's record holds the same hash, so an entry a crash left
@@ -19,16 +22,23 @@ if redis.call('HGET', KEYS[1], 'key') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'key', ARGV[2])
 return 1
 """
-# KEYS: the account's record, its matches, its open matches. ARGV: match. Numbers the account's matches; a
-# match noted again keeps its place and is open again (a seat taken again after leaving it).
+# KEYS: the account's record, its matches, its open matches, its invitations. ARGV: match, "open" or "invited".
+# Numbers the account's matches; a match noted again keeps its place and is open again (a seat taken again after
+# leaving it, an invitation accepted).
 NOTE_MATCH = """
-redis.call('SADD', KEYS[3], ARGV[1])
+if ARGV[2] == 'open' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('SREM', KEYS[4], ARGV[1])
+else
+  redis.call('SADD', KEYS[4], ARGV[1])
+end
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 local position = redis.call('HINCRBY', KEYS[1], 'matches', 1)
 redis.call('ZADD', KEYS[2], position, ARGV[1])
 return position
 """
 FIELDS = ("id", "name", "kind", "created_at", "key")
+OPTIONAL_FIELDS = ("challenges",)
 
 
 class AccountStore(ABC):
@@ -53,9 +63,13 @@ class AccountStore(ABC):
         """Replace the account's key if it is still `old_hash` (False if another rotation got in first)."""
 
     @abstractmethod
-    def note_match(self, account_id: str, match_id: str) -> None:
-        """List the match among the account's (newest first) and as open; noting it again keeps its place
-        and opens it again."""
+    def set_field(self, account_id: str, field: str, value: str) -> None:
+        """Set one of OPTIONAL_FIELDS of an existing account."""
+
+    @abstractmethod
+    def note_match(self, account_id: str, match_id: str, invited: bool = False) -> None:
+        """List the match among the account's (newest first) and as open, or as inviting it when `invited`;
+        noting it again keeps its place (and, not invited, opens it again and ends its invitation)."""
 
     @abstractmethod
     def noted(self, account_id: str) -> int:
@@ -70,13 +84,17 @@ class AccountStore(ABC):
         """The matches noted for the account and not closed since."""
 
     @abstractmethod
+    def invitations(self, account_id: str) -> list[str]:
+        """The matches noted as inviting the account and not closed or accepted since."""
+
+    @abstractmethod
     def close_matches(self, account_id: str, match_ids: list[str]) -> None:
-        """Forget that these matches are open (they stay among the account's matches)."""
+        """Forget that these matches are open or inviting (they stay among the account's matches)."""
 
 
-def _record_keys(account_id: str) -> tuple[str, str, str]:
+def _record_keys(account_id: str) -> tuple[str, str, str, str]:
     tag = f"cr:{{a:{account_id}}}"
-    return f"{tag}:account", f"{tag}:matches", f"{tag}:open"
+    return f"{tag}:account", f"{tag}:matches", f"{tag}:open", f"{tag}:invited"
 
 
 def _name_key(name: str) -> str:
@@ -109,7 +127,7 @@ class RedisAccountStore(AccountStore):
 
     def get(self, account_id):
         found = self._redis.hgetall(_record_keys(account_id)[0])
-        return {field: found[field] for field in FIELDS} if found else None
+        return _record(found) if found else None
 
     def id_by_name(self, name):
         return self._redis.get(_name_key(name))
@@ -127,8 +145,11 @@ class RedisAccountStore(AccountStore):
         self._redis.delete(_key_index(old_hash))
         return True
 
-    def note_match(self, account_id, match_id):
-        self._note_match(keys=list(_record_keys(account_id)), args=[match_id])
+    def set_field(self, account_id, field, value):
+        self._redis.hset(_record_keys(account_id)[0], field, value)
+
+    def note_match(self, account_id, match_id, invited=False):
+        self._note_match(keys=list(_record_keys(account_id)), args=[match_id, "invited" if invited else "open"])
 
     def noted(self, account_id):
         return int(self._redis.hget(_record_keys(account_id)[0], "matches") or 0)
@@ -141,9 +162,16 @@ class RedisAccountStore(AccountStore):
     def open_matches(self, account_id):
         return sorted(self._redis.smembers(_record_keys(account_id)[2]))
 
+    def invitations(self, account_id):
+        return sorted(self._redis.smembers(_record_keys(account_id)[3]))
+
     def close_matches(self, account_id, match_ids):
         if match_ids:
-            self._redis.srem(_record_keys(account_id)[2], *match_ids)
+            keys = _record_keys(account_id)
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.srem(keys[2], *match_ids)
+            pipe.srem(keys[3], *match_ids)
+            pipe.execute()
 
 
 class InMemoryAccountStore(AccountStore):
@@ -155,13 +183,14 @@ class InMemoryAccountStore(AccountStore):
         self._names: dict[str, str] = {}
         self._matches: dict[str, dict[str, int]] = {}
         self._open: dict[str, set[str]] = {}
+        self._invited: dict[str, set[str]] = {}
 
     def create(self, account):
         with self._lock:
             if account["name"].lower() in self._names:
                 return False
             self._names[account["name"].lower()] = account["id"]
-            self._accounts[account["id"]] = {field: account[field] for field in FIELDS}
+            self._accounts[account["id"]] = _record(account)
             return True
 
     def get(self, account_id):
@@ -185,11 +214,19 @@ class InMemoryAccountStore(AccountStore):
             account["key"] = new_hash
             return True
 
-    def note_match(self, account_id, match_id):
+    def set_field(self, account_id, field, value):
+        with self._lock:
+            self._accounts[account_id][field] = value
+
+    def note_match(self, account_id, match_id, invited=False):
         with self._lock:
             noted = self._matches.setdefault(account_id, {})
             noted.setdefault(match_id, len(noted) + 1)
-            self._open.setdefault(account_id, set()).add(match_id)
+            if invited:
+                self._invited.setdefault(account_id, set()).add(match_id)
+            else:
+                self._open.setdefault(account_id, set()).add(match_id)
+                self._invited.get(account_id, set()).discard(match_id)
 
     def noted(self, account_id):
         with self._lock:
@@ -204,6 +241,15 @@ class InMemoryAccountStore(AccountStore):
         with self._lock:
             return sorted(self._open.get(account_id, ()))
 
+    def invitations(self, account_id):
+        with self._lock:
+            return sorted(self._invited.get(account_id, ()))
+
     def close_matches(self, account_id, match_ids):
         with self._lock:
             self._open.get(account_id, set()).difference_update(match_ids)
+            self._invited.get(account_id, set()).difference_update(match_ids)
+
+
+def _record(found: dict[str, str]) -> dict[str, str]:
+    return {field: found[field] for field in FIELDS + OPTIONAL_FIELDS if field in found}

@@ -1,4 +1,4 @@
-"""Accounts: a name, a kind (human or bot) and an API key that acts for the account's seats.
+"""Accounts: a name, a kind (human or bot), an API key that acts for the account's seats, and who may invite it.
 
 The key is 256 random bits shown once; only its SHA-256 is stored. A slow hash (bcrypt, argon2) protects
 passwords people choose, which can be guessed; nobody can guess 256 random bits, so a fast hash loses no
@@ -6,6 +6,7 @@ safety, costs microseconds on every request instead of ~100 ms, and lets the sto
 the hash in one lookup.
 """
 import hashlib
+import json
 import re
 import secrets
 import uuid
@@ -20,6 +21,13 @@ KEY_PREFIX = "crk_"  # tells an account key from a seat token at a glance (and t
 # cannot be taken for an id (32 hex digits) where either is accepted
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,29}$")
 ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+# Who may seat the account by naming it (docs/challenges.md): nobody; anyone, the account then accepting or
+# declining each invitation; anyone, accepted at once ("auto", as a bot on a ladder wants); or a list of
+# accounts, whose invitations the account accepts or declines.
+NOBODY, ANYONE, AUTO = "nobody", "anyone", "auto"
+DEFAULT_CHALLENGES = ANYONE  # nobody is seated without its consent, and nobody is cut off from invitations
+MAX_CHALLENGERS = 100
+REFUSE, INVITE, SEAT = "refuse", "invite", "seat"  # what an invitation from someone does, by the policy
 
 
 def key_required() -> Unauthorized:
@@ -87,6 +95,28 @@ class AccountService:
             memo[hashed] = self._accounts.by_key(hashed)
         return memo[hashed]
 
+    def set_challenges(self, credential: str | None, policy) -> dict:
+        """Sets who may invite the caller's account: NOBODY, ANYONE, AUTO or a list of accounts (ids or names)."""
+        account = self.authenticate(credential)
+        if isinstance(policy, list):
+            if len(policy) > MAX_CHALLENGERS:
+                raise Unprocessable("too_many_challengers", f"list {MAX_CHALLENGERS} accounts at most")
+            policy = sorted({self._resolve_challenger(reference) for reference in policy})
+        elif policy not in (NOBODY, ANYONE, AUTO):
+            raise Unprocessable("invalid_challenges", f"challenges is {NOBODY!r}, {ANYONE!r}, {AUTO!r} or a list "
+                                                      "of the accounts that may invite you")
+        self._accounts.set_field(account["id"], "challenges", json.dumps(policy))
+        (self._memo() or {}).pop(account["key"], None)
+        return public({**account, "challenges": json.dumps(policy)})
+
+    def _resolve_challenger(self, reference) -> str:
+        if not isinstance(reference, str):
+            raise Unprocessable("invalid_challenges", "each account in challenges is an id or a name")
+        try:
+            return self.resolve(reference)["id"]
+        except NotFound as missing:
+            raise Unprocessable(missing.reason, missing.message) from None
+
     def resolve(self, reference: str) -> dict:
         """An account by id or by name (in any case)."""
         account_id = reference if ID_PATTERN.match(reference) else self._accounts.id_by_name(reference)
@@ -95,8 +125,11 @@ class AccountService:
             raise NotFound("account_not_found", f"no account {reference!r}")
         return account
 
-    def note_match(self, account_id: str, match_id: str) -> None:
-        self._accounts.note_match(account_id, match_id)
+    def note_match(self, account_id: str, match_id: str, invited: bool = False) -> None:
+        self._accounts.note_match(account_id, match_id, invited)
+
+    def invitation_ids(self, account_id: str) -> list[str]:
+        return self._accounts.invitations(account_id)
 
     def noted(self, account_id: str) -> int:
         """How many matches the account was ever seated in (noted before the seating): the newest's position."""
@@ -114,7 +147,22 @@ class AccountService:
 
 def public(account: dict) -> dict:
     return {"id": account["id"], "name": account["name"], "kind": account["kind"],
-            "created_at": account["created_at"]}
+            "created_at": account["created_at"], "challenges": challenges(account)}
+
+
+def challenges(account: dict):
+    """The account's policy for invitations (DEFAULT_CHALLENGES until it sets one)."""
+    return json.loads(account["challenges"]) if account.get("challenges") else DEFAULT_CHALLENGES
+
+
+def invitation_from(invitee: dict, inviter_id: str) -> str:
+    """What naming `invitee` in a match or tournament does when `inviter_id` asks: REFUSE, INVITE or SEAT."""
+    policy = challenges(invitee)
+    if policy == AUTO:
+        return SEAT
+    if policy == ANYONE or (isinstance(policy, list) and inviter_id in policy):
+        return INVITE
+    return REFUSE
 
 
 def _new_key() -> str:

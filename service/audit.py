@@ -109,7 +109,8 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
     specs = [_seat_spec(seat) for seat in created["seats"]]
     _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
                                                        created["commitment"], created["seed_source"],
-                                                       created.get("owner"), created.get("clock"))))
+                                                       created.get("owner"), created.get("clock"),
+                                                       _invitation(created))))
     state = match.evolve(None, events[0])
     position = 1 + _expect(events, 1, match.open_events(state, seed))
     state = match.evolve_all(state, events[1:position])
@@ -121,6 +122,13 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
                                                                event["data"].get("account"))[1])
         elif event["type"] == "seat_left":
             decided = _decided(version, lambda: match.leave(state, event["data"]["seat"]))
+        elif event["type"] == "seat_accepted":
+            decided = _decided(version, lambda: match.accept(state, event["data"]["seat"], seed))
+        elif event["type"] == "seat_declined":
+            decided = _decided(version, lambda: match.decline(state, event["data"]["seat"], seed, salt))
+        elif event["type"] == "match_canceled":
+            decided = _decided(version, lambda: match.expire_invitations(state, clock.millis(event["time"]),
+                                                                         seed, salt))
         elif event["type"] == "moved":
             data = event["data"]
             decided = _decided(version, lambda: match.decide(state, data["seat"], data["move"], seed, salt))
@@ -163,4 +171,9 @@ def _seat_spec(seat: dict) -> dict:
         return {"open": True}
     if seat.get("bot"):
         return {"bot": seat["bot"], "name": seat["name"], "bot_options": seat.get("bot_options", {})}
-    return {"name": seat["name"], **({"account": seat["account"]} if seat.get("account") else {})}
+    account = {"account": seat["account"], "invited": seat.get("invited", False)} if seat.get("account") else {}
+    return {"name": seat["name"], **account}
+
+
+def _invitation(created: dict) -> dict | None:
+    return {"by": created["invited_by"], "until": created["invited_until"]} if "invited_by" in created else None

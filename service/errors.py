@@ -31,5 +31,9 @@ class Unprocessable(ServiceError):
     status = 422
 
 
+class RateLimited(ServiceError):
+    status = 429
+
+
 class Unavailable(ServiceError):
     status = 503

@@ -1,4 +1,5 @@
-"""An account's turn feed: the account's matches as they start and end, and every turn it owes, live.
+"""An account's turn feed: the account's matches as they start and end, every turn it owes, and the invitations
+it is sent (`challenge`, and `challenge_canceled` when one is declined or expires), live.
 
 Everything the feed says is read from the matches' metas, which each append writes in the same step as
 the events (one Lua script in Redis): no side write that a crash between two writes could lose. The
@@ -21,7 +22,7 @@ from eventstore.base import EventStore
 from service.accounts import AccountService
 from service.errors import NotFound
 from service.hub import Hub, Watch
-from service.matches import account_seat
+from service.matches import account_seat, invitation_document
 from service.streams import Frame
 
 POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)
@@ -32,6 +33,7 @@ CATCH_UP_BATCH = 100  # matches noted since the resume point read per round trip
 class _Told:
     """What a connection has told of one match."""
     started: bool = False
+    challenged: bool = False
     turn: int = 0  # the version of the last your_turn sent (0: none)
 
 
@@ -60,7 +62,8 @@ class AccountFeeds:
         with self._hub.watch() as watch:
             feed = _Feed(account_id, self._store, watch)
             fresh = self._noted_between(account_id, noted if after is None else after, noted)
-            known = sorted(set(self._accounts.open_match_ids(account_id)) - set(fresh))
+            pending = self._accounts.open_match_ids(account_id) + self._accounts.invitation_ids(account_id)
+            known = sorted(set(pending) - set(fresh))
             news = feed.news(known) + feed.news(fresh, new=True)
             yield from _framed(news + [("synced", {})], noted)
             position, polled, spoke = noted, time.monotonic(), time.monotonic()
@@ -109,11 +112,15 @@ class _Feed:
             return self._keep(match_id, 0)
         seat, status, told = account_seat(meta, self._account_id), meta["status"], self._told.get(match_id)
         if status == match.WAITING:  # watched while the account holds, or may take again, a seat
-            return self._keep(match_id, int(meta["version"]))
+            return self._challenge(match_id, meta, seat) + self._keep(match_id, int(meta["version"]))
         if seat is None or (status == match.FINISHED and told is None and not new):
             self._forget(match_id)
             return []
         told = told or _Told()
+        canceled = json.loads(meta["result"]).get("canceled") if status == match.FINISHED else None
+        if canceled:
+            self._forget(match_id)
+            return [("challenge_canceled", {"match": match_id, "seat": seat, "reason": canceled["reason"]})]
         news = []
         if not told.started:
             told.started = True
@@ -127,6 +134,14 @@ class _Feed:
             news.append(("your_turn", {"match": match_id, "seat": seat, "version": version}))
         self._told[match_id] = told
         return news + self._keep(match_id, version)
+
+    def _challenge(self, match_id: str, meta: dict, seat: int | None) -> list[tuple[str, dict]]:
+        """The invitation of the account's seat, once a connection, while it awaits the account's answer."""
+        told = self._told.setdefault(match_id, _Told())
+        if seat is None or told.challenged or not json.loads(meta["seats"])[seat].get("invited"):
+            return []
+        told.challenged = True
+        return [("challenge", invitation_document(match_id, meta, seat))]
 
     def _keep(self, match_id: str, version: int) -> list:
         self._told.setdefault(match_id, _Told())

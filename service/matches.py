@@ -23,10 +23,10 @@ from domain.rng import Rng
 from eventstore.base import Duplicate, EventStore, Head, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_at, utc_now
-from service.accounts import AccountService
+from service.accounts import INVITE, REFUSE, AccountService, invitation_from
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
-from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from service.ports import BotScheduler, NoTimers, NoTournaments, TournamentScheduler, TurnTimers
+from service.errors import Conflict, Forbidden, NotFound, RateLimited, Unauthorized, Unprocessable
+from service.ports import BotScheduler, NoQuota, NoTimers, NoTournaments, Quota, TournamentScheduler, TurnTimers
 from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
@@ -36,6 +36,7 @@ STALLED_BATCH = 1000  # awaited bot turns looked at per janitor pass, oldest fir
 OVERDUE_BATCH = 1000  # passed clock deadlines looked at per janitor pass, earliest first
 RECENT_MATCHES = 500  # folded states remembered per process (service/recent.py), 25-60 KB each
 ARCHIVE_BATCH = 100  # finished matches archived per pass, the longest due first
+CHALLENGE_EXPIRY = 600  # seconds an invitation waits for its answer before the match is canceled
 log = logging.getLogger(__name__)
 # ONE_BOT_AT_A_TIME: when several bot seats are to act at once (9STAX's answers to an effect), only the first
 # is scheduled; its move makes a new version, which schedules the next. So one match never holds more than
@@ -58,7 +59,8 @@ class MatchService:
     def __init__(self, store: EventStore, bots: BotScheduler, snapshot_every: int = 25, clock=time.time,
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
                  recent_matches: int = RECENT_MATCHES, archive_after: float = 0,
-                 timers: TurnTimers | None = None, defer=None, tournaments: TournamentScheduler = NoTournaments()):
+                 timers: TurnTimers | None = None, defer=None, tournaments: TournamentScheduler = NoTournaments(),
+                 challenge_expiry: float = CHALLENGE_EXPIRY, invitations: Quota = NoQuota()):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
@@ -69,7 +71,9 @@ class MatchService:
         `defer(seconds, call)`: runs `call` that much later without holding the caller (a timer fired
         early by RQ's whole-second scheduling; default: a thread timer, lost with its process, which the
         janitor makes up for).
-        `tournaments`: told when a match of a tournament finishes, so the tournament advances."""
+        `tournaments`: told when a match of a tournament finishes, so the tournament advances.
+        `challenge_expiry`: seconds an invited account has to accept before the match is canceled.
+        `invitations`: the quota of matches inviting other accounts, per inviting account."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -82,23 +86,27 @@ class MatchService:
         self._timers = timers or NoTimers()
         self._defer = defer or _in_a_thread
         self._tournaments = tournaments
+        self._challenge_expiry = challenge_expiry
+        self._invitations = invitations
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
                credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
                match_id: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
-        seed a match whose every human seat is its own). `clock_spec`: the turn clock (docs/clocks.md).
-        `tournament`: the tournament it is played for; `match_id`: the id it must have (default: a new one),
-        so that creating it twice is one match (the second raises VersionConflict)."""
+        seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
+        `clock_spec`: the turn clock (docs/clocks.md). `tournament`: the tournament it is played for (whose
+        entrants accepted their entry, so their accounts are seated at once); `match_id`: the id it must have
+        (default: a new one), so that creating it twice is one match (the second raises VersionConflict)."""
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
-        seats = [self._seat_of_account(spec) if spec.get("account") else spec for spec in seats]
+        seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
+        invitation = self._invitation(owner, seats) if not tournament else None
         seed_source = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                              owner["id"] if owner else None, clock_spec)
+                              owner["id"] if owner else None, clock_spec, invitation)
         now = self._stamp()
         state = match.evolve_all(None, _timed(events, now))
         opening = match.open_events(state, seed)
@@ -106,15 +114,17 @@ class MatchService:
         tokens = {seat: secrets.token_urlsafe(24) for seat, s in enumerate(state["seats"])
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
         match_id = match_id or uuid.uuid4().hex
-        seated = [seat["account"] for seat in state["seats"] if seat.get("account")]
+        seated = [seat["account"] for seat in state["seats"] if seat.get("account") and not seat.get("invited")]
         for account_id in seated:
             self._check_room(account_id)
-        for account_id in seated:  # before the append, as the catalog: a crash leaves it listed, never lost
-            self._accounts.note_match(account_id, match_id)
+        for seat in state["seats"]:  # before the append, as the catalog: a crash leaves it listed, never lost
+            if seat.get("account"):
+                self._accounts.note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))]),
-                        **({"tournament": tournament} if tournament else {})}
+                        **({"tournament": tournament} if tournament else {}),
+                        **({"invitation": json.dumps(invitation)} if invitation else {})}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
         self._append(match_id, Current({}, None, Head()), events + opening, state, now, secrets_meta)
         document = self.document(match_id, state, None)
@@ -140,6 +150,60 @@ class MatchService:
 
         seat, state = self._change_seats(match_id, take_a_seat, "joining")
         return {"seat": seat, "match": self.document(match_id, state, seat), **({"token": token} if token else {})}
+
+    def accept(self, match_id: str, credential: str | None) -> dict:
+        """The invited account takes its seat (docs/challenges.md); the deal follows once no seat is awaited.
+        Counts against the account's open matches from now. A retry after it accepted answers the same."""
+        account = self._require_accounts().authenticate(credential)
+
+        def take_the_seat(current: Current) -> tuple[int, list[dict], None]:
+            seat = self._invited_seat(current, account)
+            events = match.accept(current.state, seat, current.meta["seed"])
+            self._check_room(account["id"])
+            self._accounts.note_match(account["id"], match_id)  # before the append: counted, never lost
+            return seat, events, None
+
+        current = self._load(match_id)
+        seat = self._invited_seat(current, account)
+        if current.state["status"] != match.FINISHED and not current.state["seats"][seat].get("invited"):
+            return self.document(match_id, current.state, seat)
+        seat, state = self._change_seats(match_id, take_the_seat, "accepting")
+        return self.document(match_id, state, seat)
+
+    def decline(self, match_id: str, credential: str | None) -> dict:
+        """The invited account refuses its seat: the match is canceled. A retry after it declined answers the same."""
+        account = self._require_accounts().authenticate(credential)
+
+        def refuse_the_seat(current: Current) -> tuple[int, list[dict], None]:
+            seat = self._invited_seat(current, account)
+            return seat, match.decline(current.state, seat, current.meta["seed"], current.meta["salt"]), None
+
+        current = self._load(match_id)
+        seat = self._invited_seat(current, account)
+        if (current.state["result"] or {}).get("canceled", {}).get("reason") == match.DECLINED \
+                and seat in current.state["result"]["canceled"]["seats"]:
+            return self.document(match_id, current.state, seat)
+        seat, state = self._change_seats(match_id, refuse_the_seat, "declining")
+        self._accounts.close_matches(account["id"], [match_id])
+        return self.document(match_id, state, seat)
+
+    def invitations(self, credential: str | None) -> dict:
+        """The matches inviting the caller's account that await its answer, oldest first; forgets the others."""
+        account = self._require_accounts().authenticate(credential)
+        ids = self._accounts.invitation_ids(account["id"])
+        pending, done = [], []
+        for match_id, meta in zip(ids, self._store.metas(ids)):
+            if not meta or "status" not in meta:
+                continue  # noted, its creation not appended yet (or lost by a crash)
+            seats = json.loads(meta["seats"])
+            seat = account_seat(meta, account["id"])
+            if meta["status"] != match.WAITING or seat is None or not seats[seat].get("invited"):
+                done.append(match_id)
+                continue
+            pending.append(invitation_document(match_id, meta, seat))
+        if done:
+            self._accounts.close_matches(account["id"], done)
+        return {"challenges": sorted(pending, key=lambda c: c["created_at"])}
 
     def leave(self, match_id: str, token: str | None) -> dict:
         """Give the caller's seat up before the deal: it opens again (its token stops working) and the match
@@ -226,6 +290,8 @@ class MatchService:
                 self._defer(early, lambda: self.time_out(match_id, version))
                 return "early"
             now = self._stamp()
+            if current.state["status"] == match.WAITING:  # the only deadline before the deal: the invitations'
+                return self._expire_invitations(match_id, current, now)
             late = clock.due(current.state["clock"], clock.millis(now))
             if not late:  # after a timeout, only the seats already late too (a reaction window)
                 return outcome
@@ -238,9 +304,20 @@ class MatchService:
             version, outcome = state["version"], "timed_out"
         return outcome
 
+    def _expire_invitations(self, match_id: str, current: Current, now: str) -> str:
+        events = match.expire_invitations(current.state, clock.millis(now), current.meta["seed"], current.meta["salt"])
+        try:
+            self._append_now(match_id, current, events, now)
+        except VersionConflict:
+            return "stale"
+        for seat in current.state["seats"]:
+            if seat.get("invited"):
+                self._accounts.close_matches(seat["account"], [match_id])
+        return "expired"
+
     def overdue_clocks(self, grace: float) -> list[tuple[str, int]]:
-        """(match, version) of the clocked matches whose deadline passed more than `grace` seconds ago: the
-        timers lost with a crashed worker or a Redis restart. Forgets the matches with no deadline any more
+        """(match, version) of the matches whose deadline (a turn clock's, or pending invitations') passed more
+        than `grace` seconds ago: the timers lost with a crashed worker or a Redis restart. Forgets the matches with no deadline any more
         and notes again the deadline of those whose noted one was not current (a lost race of two notes)."""
         now = self._clock()
         overdue = []
@@ -463,8 +540,8 @@ class MatchService:
         # superset of the truth: listed before the append, unlisted after it.
         began, status_was = self._clock(), current.meta.get("status")
         bots_owed = _bots_to_act(state)
-        clocked = state.get("clock") is not None
-        deadline = _next_deadline(state) if clocked else None
+        deadline = _next_deadline(state)
+        had_deadline = state.get("clock") is not None or bool(current.state and _next_deadline(current.state))
         if deadline is not None:  # noted before the append, so that a crash after it leaves it to the janitor
             self._store.note_deadline(match_id, deadline)
         if bots_owed:
@@ -477,7 +554,7 @@ class MatchService:
                                       snapshot=snapshot)
         if isinstance(appended, Duplicate):
             return appended
-        if clocked and deadline is None:  # forgotten after it: a refused append must not lose the last one
+        if had_deadline and deadline is None:  # forgotten after it: a refused append must not lose the last one
             self._store.note_deadline(match_id, None)
         if not bots_owed and current.state and _bots_to_act(current.state):
             # only a bot owed before can have been noted; a note left by a crash or a lost race is the janitor's
@@ -595,9 +672,39 @@ class MatchService:
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)
 
-    def _seat_of_account(self, spec: dict) -> dict:
+    def _seat_of_account(self, spec: dict, owner: dict | None, tournament: str | None) -> dict:
+        """The seat of the account `spec` names: the creator's own, or a tournament entrant's (who accepted its
+        entry), is seated; another account is invited or seated as its policy says, or refuses."""
         account = self._require_accounts().resolve(spec["account"])
-        return {"name": account["name"], "account": account["id"]}
+        seat = {"name": account["name"], "account": account["id"]}
+        if tournament or (owner and owner["id"] == account["id"]):
+            return seat
+        if owner is None:
+            raise Unauthorized("key_required", "to seat another account, create the match with your own "
+                                               "account's key: the account is invited (docs/challenges.md)")
+        answer = invitation_from(account, owner["id"])
+        if answer == REFUSE:
+            raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
+        return {**seat, "invited": answer == INVITE}
+
+    def _invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
+        """Who invites, until when, for a match seating other accounts than the owner's; takes one of the
+        owner's quota of such matches (auto-accepted seats count too: they are seated without asking)."""
+        others = [s for s in seats if s.get("account") and s["account"] != (owner or {}).get("id")]
+        if not others:
+            return None
+        retry_after = self._invitations.take(owner["id"])
+        if retry_after is not None:
+            raise RateLimited("rate_limited", f"your account sent too many invitations; retry in "
+                                              f"{retry_after:.0f} s", retry_after=max(1, round(retry_after)))
+        return {"by": {"account": owner["id"], "name": owner["name"]},
+                "until": clock.millis(utc_at(self._clock() + self._challenge_expiry))}
+
+    def _invited_seat(self, current: Current, account: dict) -> int:
+        seat = account_seat(current.meta, account["id"])
+        if seat is None:
+            raise Forbidden("not_invited", "your account holds no seat of this match")
+        return seat
 
     def _require_accounts(self) -> AccountService:
         if self._accounts is None:
@@ -672,15 +779,19 @@ def _timed(events: list[dict], now: str) -> list[dict]:
 
 
 def _next_deadline(state: dict) -> float | None:
-    """The earliest clock deadline of the match, in seconds since the epoch; None if no seat is on the clock."""
-    deadlines = match.deadlines(state)
-    return min(deadlines.values()) / 1000 if deadlines else None
+    """The earliest deadline of the match, in seconds since the epoch: a seat's turn clock, or its pending
+    invitations' expiry; None if there is none."""
+    deadlines = list(match.deadlines(state).values())
+    invitations = match.invitation_deadline(state)
+    deadlines += [invitations] if invitations is not None else []
+    return min(deadlines) / 1000 if deadlines else None
 
 
 def _seats(seats: list[dict], state: dict | None = None) -> list[dict]:
     """The seats as shown; with the match's `state`, also why a seat is out."""
     return [{"seat": i, "name": s["name"], "bot": s["bot"], "open": s["open"], "account": s.get("account"),
-             "zombie": bool(s.get("zombie")), **({"out": match.seat_out(state, i)} if state else {})}
+             "invited": bool(s.get("invited")), "zombie": bool(s.get("zombie")),
+             **({"out": match.seat_out(state, i)} if state else {})}
             for i, s in enumerate(seats)]
 
 
@@ -697,6 +808,13 @@ def _clock_document(state: dict) -> dict:
               "timeouts": timer["timeouts"][seat]} for seat in range(len(state["seats"]))]
     return {"clock": {**timer["spec"], "seats": seats},
             "deadline": utc_at(min(deadlines.values()) / 1000) if deadlines else None}
+
+
+def invitation_document(match_id: str, meta: dict, seat: int) -> dict:
+    """A pending invitation as the invited account is told of it (GET /v1/accounts/me/challenges, the feed)."""
+    invitation = json.loads(meta["invitation"])
+    return {"match": match_id, "game": meta["game"], "seat": seat, "by": invitation["by"],
+            "expires_at": utc_at(invitation["until"] / 1000), "created_at": meta["created_at"]}
 
 
 def account_seat(meta: dict, account_id: str) -> int | None:

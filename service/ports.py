@@ -37,3 +37,15 @@ class NoTournaments:
 
     def schedule(self, tournament_id: str, version: int) -> None:
         return None
+
+
+class Quota(Protocol):
+    def take(self, who: str) -> float | None:
+        """Counts one use by `who`: None while within the quota, else the seconds until it allows one more."""
+
+
+class NoQuota:
+    """No bound: for tests and tools."""
+
+    def take(self, who: str) -> float | None:
+        return None

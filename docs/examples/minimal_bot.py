@@ -1,4 +1,5 @@
-"""A minimal cardroom bot: a random legal move on every turn its account owes (docs/bot-api.md).
+"""A minimal cardroom bot: a random legal move on every turn its account owes, and every challenge accepted
+(docs/bot-api.md, docs/challenges.md).
 
     python docs/examples/minimal_bot.py http://localhost:8000 crk_...
 """
@@ -26,6 +27,8 @@ def play(base: str, key: str, matches: int | None = None) -> None:
                     position = frame["position"]
                     if frame["type"] == "your_turn":
                         move(base, auth, frame["match"], frame["version"])
+                    elif frame["type"] == "challenge":  # 409 if it was answered or expired meanwhile: let it be
+                        requests.post(f"{base}/v1/matches/{frame['match']}/accept", headers=auth, timeout=30)
                     elif frame["type"] == "match_finished":
                         finished += 1
                         if finished == matches:

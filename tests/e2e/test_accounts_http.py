@@ -19,7 +19,10 @@ def test_two_accounts_play_a_match_with_their_keys_and_find_it_among_their_match
         created = requests.post(f"{server}/v1/accounts", json={"name": name, "kind": "bot"})
         assert created.status_code == 201, created.json()
         keys[created.json()["id"]] = created.json()["api_key"]
-    match = requests.post(f"{server}/v1/matches", json={"game": "mantis", "seats": [{"account": n} for n in names]})
+    first, second = keys.values()
+    assert requests.patch(f"{server}/v1/accounts/me", json={"challenges": "auto"}, headers=bearer(second)).ok
+    match = requests.post(f"{server}/v1/matches", json={"game": "mantis", "seats": [{"account": n} for n in names]},
+                          headers=bearer(first))
     assert match.status_code == 201, match.json()
     match_id, seats = match.json()["id"], match.json()["seats"]
     key_of = {seat["seat"]: keys[seat["account"]] for seat in seats}

@@ -54,8 +54,9 @@ def test_two_bot_processes_play_every_game_and_one_killed_mid_match_loses_no_tur
     try:
         match_ids = []
         for game, options in GAMES:
-            created = requests.post(f"{server}/v1/matches", json={"game": game, "options": options,
-                                                                  "seats": [{"account": ann}, {"account": bob}]})
+            # ann's key seats her and invites bob, whose bot accepts (cardroom bot's default)
+            created = requests.post(f"{server}/v1/matches", headers={"Authorization": f"Bearer {ann_key}"},
+                                    json={"game": game, "options": options, "seats": [{"account": ann}, {"account": bob}]})
             assert created.status_code == 201, created.json()
             match_ids.append(created.json()["id"])
         wait_for(lambda: sum(t["version"] for t in tables(server, match_ids)) > 100, 60, "the bots to play")
@@ -83,11 +84,12 @@ def test_the_minimal_example_bot_plays_a_match_to_its_end(server):
     spec = importlib.util.spec_from_file_location("minimal_bot", EXAMPLE)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    name, key = account(server)
+    (name, key), (_, host) = account(server), account(server)
     player = threading.Thread(target=example.play, args=(server, key, 1), daemon=True)
     player.start()
-    created = requests.post(f"{server}/v1/matches", json={"game": "flipout", "seats": [{"account": name},
-                                                                                       {"bot": "greedy"}]}).json()
+    created = requests.post(f"{server}/v1/matches", headers={"Authorization": f"Bearer {host}"},  # the bot accepts
+                            json={"game": "flipout", "seats": [{"account": name}, {"bot": "greedy"}]}).json()
+    assert created["status"] == "waiting" and created["seats"][0]["invited"]
     player.join(timeout=120)
     assert not player.is_alive(), "the example bot did not see its match finish"
     table = requests.get(f"{server}/v1/matches/{created['id']}").json()

@@ -19,7 +19,8 @@ QUEUE = "bots-e2e-cluster"
 @pytest.fixture(scope="module")
 def api_nodes(redis_cluster, redis_url, tmp_path_factory):
     settings = dict(REDIS_CLUSTER_NODES=redis_cluster.nodes, RQ_REDIS_URL=redis_url, QUEUE=QUEUE, WORKERS="1",
-                    WEB_CONCURRENCY="1", LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="")
+                    WEB_CONCURRENCY="1", LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="",
+                    LIMIT_CHALLENGES="")
     redis_cluster.flush()
     with running_service(tmp_path_factory.mktemp("node-a"), **settings) as first, \
             running_service(tmp_path_factory.mktemp("node-b"), **settings) as second:

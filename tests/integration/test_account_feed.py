@@ -67,7 +67,8 @@ def test_each_of_many_feeds_is_told_its_turn_as_the_other_seat_moves(service, ac
     duels = []
     for _ in range(10):
         (first, first_key), (second, second_key) = register(accounts), register(accounts)
-        created = service.create("mantis", {}, [{"account": first}, {"account": second}])
+        accounts.set_challenges(second_key, "auto")
+        created = service.create("mantis", {}, [{"account": first}, {"account": second}], credential=first_key)
         feed = feeds.open(second_key)
         assert [kind for kind, _ in next_frames(feed, "synced")] == ["match_started", "synced"]
         duels.append((created, first_key, feed))
@@ -91,7 +92,8 @@ def test_a_new_match_is_announced_and_an_owed_turn_is_told_again_on_reconnecting
     (ann, ann_key), (bob, bob_key) = register(accounts), register(accounts)
     feed = feeds.open(ann_key)
     assert next_frames(feed, "synced") == [("synced", {"type": "synced", "position": 0})]
-    created = service.create("mantis", {}, [{"account": ann}, {"account": bob}])
+    accounts.set_challenges(bob_key, "auto")
+    created = service.create("mantis", {}, [{"account": ann}, {"account": bob}], credential=ann_key)
     assert [kind for kind, _ in next_frames(feed, "your_turn")] == ["match_started", "your_turn"]
     feed.close()  # the bot goes away without playing
     again = next_frames(feeds.open(ann_key, after=1), "synced")

@@ -36,13 +36,13 @@ class RecordedBots:
         self.scheduled.append((match_id, seat, version))
 
 
-def make_service(bots=None, snapshot_every=25, store=None, accounts=None, tournaments=None):
+def make_service(bots=None, snapshot_every=25, store=None, accounts=None, tournaments=None, **options):
     """`accounts`: an AccountService to share with the app (default: a new one on the in-memory store);
-    `tournaments`: the TournamentScheduler its tournament matches tell when they finish."""
+    `tournaments`: the TournamentScheduler its tournament matches tell when they finish; `options`: MatchService's."""
     bots = bots if bots is not None else RecordedBots()
     accounts = accounts or AccountService(InMemoryAccountStore())
     service = MatchService(store or InMemoryEventStore(), bots, snapshot_every=snapshot_every, accounts=accounts,
-                           **({"tournaments": tournaments} if tournaments is not None else {}))
+                           **({"tournaments": tournaments} if tournaments is not None else {}), **options)
     if isinstance(bots, InlineBots):
         bots.service = service
     return service

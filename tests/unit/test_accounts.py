@@ -13,6 +13,13 @@ def register(client, name, kind="bot"):
     return answer.get_json()
 
 
+def accepting_every_challenge(client, account) -> dict:
+    """The account lets anyone seat it (docs/challenges.md), as a bot on a ladder does."""
+    answer = client.patch("/v1/accounts/me", json={"challenges": "auto"}, headers=bearer(account["api_key"]))
+    assert answer.status_code == 200, answer.get_json()
+    return account
+
+
 def score(client, match_id, credential, version):
     return client.post(f"/v1/matches/{match_id}/moves", headers=bearer(credential),
                        json={"move": {"action": "score"}, "expected_version": version})
@@ -20,7 +27,7 @@ def score(client, match_id, credential, version):
 
 def test_a_new_account_gets_a_key_once_and_the_key_reads_the_account(client):
     created = register(client, "Alice", "human")
-    assert set(created) == {"id", "name", "kind", "created_at", "api_key"} and created["api_key"].startswith("crk_")
+    assert set(created) == {"id", "name", "kind", "created_at", "challenges", "api_key"} and created["api_key"].startswith("crk_")
     me = client.get("/v1/accounts/me", headers=bearer(created["api_key"]))
     assert me.status_code == 200 and me.get_json() == {k: v for k, v in created.items() if k != "api_key"}
 
@@ -59,9 +66,9 @@ def test_rotating_the_key_revokes_the_old_one(client):
 
 
 def test_an_accounts_key_acts_for_the_seat_it_was_given_by_name_or_id(client):
-    alice, bob = register(client, "alice"), register(client, "bob")
-    created = client.post("/v1/matches", json={"game": "mantis",
-                                               "seats": [{"account": "ALICE"}, {"account": bob["id"]}]}).get_json()
+    alice, bob = register(client, "alice"), accepting_every_challenge(client, register(client, "bob"))
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ALICE"}, {"account": bob["id"]}]},
+                          headers=bearer(alice["api_key"])).get_json()
     assert [s["account"] for s in created["seats"]] == [alice["id"], bob["id"]]
     assert [s["name"] for s in created["seats"]] == ["alice", "bob"]
     assert all("token" not in s for s in created["seats"])
@@ -82,8 +89,9 @@ def test_an_account_without_a_seat_in_the_match_is_refused(client):
 
 
 def test_seat_tokens_keep_working_beside_account_seats(client):
-    register(client, "alice")
-    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "ann"}, {"account": "alice"}]})
+    alice = register(client, "alice")
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "ann"}, {"account": "alice"}]},
+                          headers=bearer(alice["api_key"]))
     ann = created.get_json()["seats"][0]["token"]
     assert client.get(f"/v1/matches/{created.get_json()['id']}", headers=bearer(ann)).get_json()["you"] == 0
 
@@ -94,8 +102,9 @@ def test_seat_tokens_keep_working_beside_account_seats(client):
     ([{"account": "alice", "name": "x"}, {"name": "b"}], 422, "invalid_request"),
 ])
 def test_bad_account_seats_are_refused(client, seats, status, reason):
-    register(client, "alice")
-    assert_error(client.post("/v1/matches", json={"game": "mantis", "seats": seats}), status, reason)
+    alice = register(client, "alice")
+    assert_error(client.post("/v1/matches", json={"game": "mantis", "seats": seats}, headers=bearer(alice["api_key"])),
+                 status, reason)
 
 
 def test_a_client_seed_may_seat_only_the_creators_own_account(client):
@@ -106,7 +115,7 @@ def test_a_client_seed_may_seat_only_the_creators_own_account(client):
     assert client.get(f"/v1/matches/{created.get_json()['id']}/audit").get_json()["ok"]  # the owner is logged
     assert_error(client.post("/v1/matches", json=body, headers=bearer(bob["api_key"])), 422,
                  "client_seed_with_open_seats")
-    assert_error(client.post("/v1/matches", json=body), 422, "client_seed_with_open_seats")
+    assert_error(client.post("/v1/matches", json=body), 401, "key_required")  # naming an account needs a key
 
 
 def test_joining_with_a_key_gives_the_account_the_seat_without_a_token(client):
@@ -115,7 +124,8 @@ def test_joining_with_a_key_gives_the_account_the_seat_without_a_token(client):
     joined = client.post(f"/v1/matches/{waiting['id']}/join", json={}, headers=bearer(alice["api_key"]))
     assert joined.status_code == 201 and "token" not in joined.get_json()
     assert joined.get_json()["match"]["seats"][1] == {"seat": 1, "name": "alice", "bot": None, "open": False,
-                                                      "account": alice["id"], "zombie": False, "out": None}
+                                                      "account": alice["id"], "invited": False, "zombie": False,
+                                                      "out": None}
     assert client.get(f"/v1/matches/{waiting['id']}", headers=bearer(alice["api_key"])).get_json()["you"] == 1
     assert client.get(f"/v1/matches/{waiting['id']}/audit").get_json()["ok"]  # the verifier replays the join
 
@@ -123,7 +133,8 @@ def test_joining_with_a_key_gives_the_account_the_seat_without_a_token(client):
 def test_joining_without_a_key_needs_a_name_and_an_account_joins_a_match_once(client):
     alice = register(client, "alice")
     waiting = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "alice"}, {"open": True},
-                                                                            {"open": True}]}).get_json()
+                                                                            {"open": True}]},
+                          headers=bearer(alice["api_key"])).get_json()
     assert_error(client.post(f"/v1/matches/{waiting['id']}/join", json={}), 401, "name_or_key_required")
     assert_error(client.post(f"/v1/matches/{waiting['id']}/join", json={}, headers=bearer(alice["api_key"])), 409,
                  "account_already_seated")
@@ -131,7 +142,8 @@ def test_joining_without_a_key_needs_a_name_and_an_account_joins_a_match_once(cl
 
 def test_my_matches_lists_each_match_with_my_seat_newest_first_and_filters_by_status(client):
     alice = register(client, "alice")
-    first = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"account": "alice"}]})
+    first = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"account": "alice"}]},
+                        headers=bearer(alice["api_key"]))
     waiting = client.post("/v1/matches", json={"game": "mantis", "seats": [{"open": True}, {"name": "b"}]})
     client.post(f"/v1/matches/{waiting.get_json()['id']}/join", json={}, headers=bearer(alice["api_key"]))
     client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]})  # not hers
@@ -151,8 +163,9 @@ def test_an_account_holds_a_bounded_number_of_unfinished_matches_and_a_finished_
     alice = register(client, "alice")
     two = {"game": "mantis", "seats": [{"name": "ann"}, {"account": "alice"}]}
     first = finished_match_of(client, two, alice["api_key"])
-    assert [client.post("/v1/matches", json=two).status_code for _ in range(2)] == [201, 201]  # the finished is not counted
-    assert_error(client.post("/v1/matches", json=two), 409, "too_many_open_matches")
+    mine = bearer(alice["api_key"])
+    assert [client.post("/v1/matches", json=two, headers=mine).status_code for _ in range(2)] == [201, 201]  # the finished is not counted
+    assert_error(client.post("/v1/matches", json=two, headers=mine), 409, "too_many_open_matches")
     waiting = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"open": True}]}).get_json()
     assert_error(client.post(f"/v1/matches/{waiting['id']}/join", json={}, headers=bearer(alice["api_key"])), 409,
                  "too_many_open_matches")
@@ -161,7 +174,7 @@ def test_an_account_holds_a_bounded_number_of_unfinished_matches_and_a_finished_
 
 def finished_match_of(client, body, key) -> dict:
     """A match created from `body` and played to its end: seat 0 by its token, the rest by `key`."""
-    created = client.post("/v1/matches", json=body).get_json()
+    created = client.post("/v1/matches", json=body, headers=bearer(key)).get_json()
     version, turn = created["version"], created["to_act"]
     while turn:
         credential = created["seats"][turn[0]].get("token") or key
@@ -219,7 +232,8 @@ def test_a_request_with_a_key_looks_its_account_up_once_when_the_request_remembe
     store = CountedAccountStore()
     client = make_client(accounts=AccountService(store, memo=memo))
     key = register(client, "ann")["api_key"]
-    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "x"}]})
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "x"}]},
+                          headers=bearer(key))
     store.lookups = 0
     read = client.get(f"/v1/matches/{created.get_json()['id']}/legal-moves", headers=bearer(key))  # ETag, then read
     assert read.get_json()["seat"] == 0 and store.lookups == lookups

@@ -140,7 +140,8 @@ def test_after_zombie_after_timeouts_the_workers_play_the_seat_and_its_token_can
     now.seconds = at
     service.time_out(match_id, version)  # seat 0 timed out once: the greedy bot plays it from now on
     assert service.get(match_id, None)["seats"][0] | {"name": None} == {
-        "seat": 0, "name": None, "bot": None, "open": False, "account": None, "zombie": True, "out": None}
+        "seat": 0, "name": None, "bot": None, "open": False, "account": None, "invited": False, "zombie": True,
+        "out": None}
     played = play(service, created, 1, now, 0.1)  # seat 0's turn next: the workers play it at once
     document = service.get(match_id, None)
     after = store.read(match_id, after=played["version"])

@@ -45,11 +45,15 @@ def ann(accounts):
 
 @pytest.fixture
 def bob(accounts):
-    return accounts.register("bob", "bot")["api_key"]
+    """A bot account that accepts every challenge at once, so ann's matches seat it."""
+    key = accounts.register("bob", "bot")["api_key"]
+    accounts.set_challenges(key, "auto")
+    return key
 
 
-def duel(service, first="ann", second="bob", game="mantis") -> dict:
-    return service.create(game, {}, [{"account": first}, {"account": second}])
+def duel(service, ann, first="ann", second="bob", game="mantis") -> dict:
+    """A match ann creates with her key `ann`, seating `first` and `second`."""
+    return service.create(game, {}, [{"account": first}, {"account": second}], credential=ann)
 
 
 def play_out(service, created, keys) -> None:
@@ -78,8 +82,8 @@ def kinds(taken) -> list[tuple]:
 
 
 def test_on_connect_every_active_match_and_every_owed_turn_then_synced(service, feeds, ann, bob):
-    owed = duel(service)                      # ann is seat 0: she moves first
-    waiting = duel(service, "bob", "ann")     # bob moves first
+    owed = duel(service, ann)                      # ann is seat 0: she moves first
+    waiting = duel(service, ann, "bob", "ann")     # bob moves first
     frames = upto(feeds.open(ann), "synced")
     assert sorted(kinds(frames)[:-1]) == sorted([("match_started", owed["id"]), ("your_turn", owed["id"]),
                                                  ("match_started", waiting["id"])])
@@ -90,7 +94,7 @@ def test_on_connect_every_active_match_and_every_owed_turn_then_synced(service, 
 
 
 def test_while_connected_each_new_turn_and_the_end_are_told_once(service, feeds, ann, bob):
-    created = duel(service)
+    created = duel(service, ann)
     frames = feeds.open(bob)
     assert kinds(upto(frames, "synced")) == [("match_started", created["id"]), ("synced", None)]
     moved, keys = created, (ann, bob)
@@ -107,14 +111,14 @@ def test_while_connected_each_new_turn_and_the_end_are_told_once(service, feeds,
 def test_a_match_created_while_connected_is_announced_with_its_first_turn(service, feeds, ann, bob):
     frames = feeds.open(ann)
     assert kinds(upto(frames, "synced")) == [("synced", None)]
-    created = duel(service)
+    created = duel(service, ann)
     taken = upto(frames, "your_turn")
     assert kinds(taken) == [("match_started", created["id"]), ("your_turn", created["id"])]
     assert taken[-1][2]["position"] == 1
 
 
 def test_a_match_joined_is_announced_when_it_is_dealt(service, feeds, ann, bob):
-    created = service.create("mantis", {}, [{"account": "ann"}, {"open": True}])
+    created = service.create("mantis", {}, [{"account": "ann"}, {"open": True}], credential=ann)
     frames = feeds.open(ann)
     assert kinds(upto(frames, "synced")) == [("synced", None)]
     service.join(created["id"], None, bob)
@@ -122,9 +126,9 @@ def test_a_match_joined_is_announced_when_it_is_dealt(service, feeds, ann, bob):
 
 
 def test_resuming_after_a_position_tells_the_matches_begun_and_ended_since(service, feeds, ann, bob):
-    before = duel(service)
+    before = duel(service, ann)
     position = upto(feeds.open(ann), "synced")[-1][2]["position"]
-    played = duel(service, "bob", "ann")
+    played = duel(service, ann, "bob", "ann")
     play_out(service, played, (bob, ann))
     resumed = kinds(upto(feeds.open(ann, after=position), "synced"))
     assert resumed == [("match_started", before["id"]), ("your_turn", before["id"]),
@@ -133,7 +137,7 @@ def test_resuming_after_a_position_tells_the_matches_begun_and_ended_since(servi
 
 
 def test_a_turn_owed_while_nobody_listened_is_told_on_reconnecting(service, feeds, ann, bob):
-    created = duel(service, "bob", "ann")
+    created = duel(service, ann, "bob", "ann")
     upto(feeds.open(ann), "synced")  # that connection is gone; then bob moves
     version = service.move(created["id"], bob, SCORE, created["version"])["version"]
     taken = upto(feeds.open(ann, after=1), "synced")
@@ -149,7 +153,7 @@ def test_a_match_noted_but_never_appended_is_not_told(service, feeds, accounts, 
 def test_a_feed_that_is_closed_stops_watching_its_matches(service, accounts, store, ann, bob):
     hub = Hub(store)
     feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE, POLL)
-    created = duel(service)
+    created = duel(service, ann)
     frames = feeds.open(ann)
     upto(frames, "synced")
     assert hub.following() == {created["id"]: 1}
@@ -168,7 +172,8 @@ def test_the_key_and_the_position_are_checked_before_any_frame(feeds, ann):
 def test_over_http_sse_and_ndjson_carry_the_frames_and_a_seat_token_is_refused():
     client = make_client()
     key = client.post("/v1/accounts", json={"name": "ann", "kind": "bot"}).get_json()["api_key"]
-    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "x"}]})
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "x"}]},
+                          headers=bearer(key))
     ndjson = client.get("/v1/accounts/me/stream", headers={**bearer(key), "Accept": "application/x-ndjson"},
                         buffered=False)
     assert ndjson.mimetype == "application/x-ndjson" and "Authorization" in ndjson.headers["Vary"]

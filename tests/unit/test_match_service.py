@@ -21,7 +21,8 @@ def test_creating_a_match_deals_it_and_gives_one_token_per_human_seat():
     assert created["status"] == "active" and created["version"] == 2 and created["to_act"] == [0]
     assert all(tokens_of(created)) and len(set(tokens_of(created))) == 3
     assert service.get(created["id"], None)["seats"][0] == {"seat": 0, "name": "ann", "bot": None, "open": False,
-                                                            "account": None, "zombie": False, "out": None}
+                                                            "account": None, "invited": False, "zombie": False,
+                                                            "out": None}
     assert "token" not in str(service.get(created["id"], None))
 
 

@@ -183,8 +183,9 @@ def test_a_plain_http_get_of_the_socket_is_a_400_saying_it_is_a_websocket(client
 
 def test_an_account_key_moves_its_seat_and_a_key_rotated_between_two_messages_no_longer_does(client, socket):
     alice, bob = (client.post("/v1/accounts", json={"name": name, "kind": "bot"}).get_json() for name in ("alice", "bob"))
-    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "alice"},
-                                                                           {"account": "bob"}]}).get_json()
+    client.patch("/v1/accounts/me", json={"challenges": "auto"}, headers=bearer(bob["api_key"]))
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "alice"}, {"account": "bob"}]},
+                          headers=bearer(alice["api_key"])).get_json()
     message = {"match_id": created["id"], "token": alice["api_key"], "move": {"action": "score"},
                "expected_version": created["version"]}
     assert ask(socket, message)["status"] == 201

@@ -1,0 +1,258 @@
+"""Challenges (docs/challenges.md): given accounts and their policies, when a match names another account than
+the creator's, then that seat is invited and the match waits for its answer; nobody is seated without consent."""
+import pytest
+
+from domain.errors import IllegalMove
+from eventstore.accounts import InMemoryAccountStore
+from eventstore.memory import InMemoryEventStore
+from service.accounts import AccountService
+from service.errors import Conflict, Forbidden, RateLimited, Unauthorized
+from service.feed import AccountFeeds
+from service.hub import Hub
+from tests.support.http import assert_error, bearer, make_client
+from tests.support.service import make_service
+
+EXPIRY = 600.0
+
+
+class Now:
+    """A clock the test moves."""
+
+    def __init__(self, at: float = 1_800_000_000.0):
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+
+class Quota:
+    """Allows `allowed` uses per inviter, then asks to retry in 30 s."""
+
+    def __init__(self, allowed: int):
+        self.allowed, self.used = allowed, {}
+
+    def take(self, who):
+        self.used[who] = self.used.get(who, 0) + 1
+        return None if self.used[who] <= self.allowed else 30.0
+
+
+@pytest.fixture
+def now():
+    return Now()
+
+
+@pytest.fixture
+def accounts():
+    return AccountService(InMemoryAccountStore(), max_open_matches=2)
+
+
+@pytest.fixture
+def store():
+    return InMemoryEventStore()
+
+
+@pytest.fixture
+def service(store, accounts, now):
+    return make_service(store=store, accounts=accounts, clock=now, challenge_expiry=EXPIRY)
+
+
+def key_of(accounts, name, challenges=None) -> str:
+    key = accounts.register(name, "human")["api_key"]
+    if challenges is not None:
+        accounts.set_challenges(key, challenges)
+    return key
+
+
+def challenge(service, inviter_key, invitee="bob") -> dict:
+    """ann's key seats her and invites `invitee`."""
+    return service.create("mantis", {}, [{"account": "ann"}, {"account": invitee}], credential=inviter_key)
+
+
+def audit_ok(service, match_id) -> bool:
+    return service.audit(match_id)["ok"]
+
+
+def test_naming_another_account_invites_it_and_the_match_waits_dealing_nothing(service, accounts):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    assert created["status"] == "waiting" and created["view"] is None
+    assert [s["invited"] for s in created["seats"]] == [False, True]
+    assert service.invitations(bob)["challenges"] == [{
+        "match": created["id"], "game": "mantis", "seat": 1, "by": {"account": accounts.me(ann)["id"], "name": "ann"},
+        "expires_at": "2027-01-15T08:10:00.000Z", "created_at": service._store.meta(created["id"])["created_at"]}]
+    with pytest.raises(IllegalMove) as refused:  # an invited seat cannot play before it accepts
+        service.move(created["id"], bob, {"action": "score"}, created["version"])
+    assert refused.value.reason == "match_not_started"
+
+
+def test_accepting_seats_the_account_deals_and_the_verifier_replays_it(service, accounts):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    accepted = service.accept(created["id"], bob)
+    assert accepted["status"] == "active" and accepted["you"] == 1 and not accepted["seats"][1]["invited"]
+    assert service.accept(created["id"], bob) == accepted  # a retry answers the same
+    assert service.invitations(bob)["challenges"] == []
+    assert audit_ok(service, created["id"])
+
+
+def test_declining_cancels_the_match_for_nobody_and_a_retry_answers_the_same(service, accounts):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    declined = service.decline(created["id"], bob)
+    assert declined["status"] == "finished"
+    assert declined["result"] == {"winners": [], "scores": {}, "canceled": {"reason": "declined", "seats": [1]}}
+    assert service.decline(created["id"], bob) == declined
+    with pytest.raises(Conflict) as too_late:
+        service.accept(created["id"], bob)
+    assert too_late.value.reason == "not_invited"
+    assert audit_ok(service, created["id"])
+
+
+def test_an_invitation_unanswered_until_it_expires_cancels_the_match_by_its_timer_or_the_janitor(service, accounts, now):
+    ann, _ = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    now.at += EXPIRY - 5
+    assert service.overdue_clocks(grace=1) == []
+    assert service.time_out(created["id"], created["version"]) == "early"
+    now.at += 10
+    assert service.overdue_clocks(grace=1) == [(created["id"], created["version"])]  # a lost timer is made up
+    assert service.time_out(created["id"], created["version"]) == "expired"
+    canceled = service.get(created["id"], None)
+    assert canceled["result"]["canceled"] == {"reason": "expired", "seats": [1]}
+    assert service.overdue_clocks(grace=1) == []
+    assert audit_ok(service, created["id"])
+
+
+def test_a_stranger_cannot_fill_an_accounts_open_matches_with_invitations(service, accounts):
+    mallory, victim = key_of(accounts, "mallory"), key_of(accounts, "victim")
+    for _ in range(5):  # more than max_open_matches (2)
+        service.create("mantis", {}, [{"name": "x"}, {"account": "victim"}], credential=mallory)
+    own = service.create("mantis", {}, [{"account": "victim"}, {"name": "friend"}], credential=victim)
+    assert own["status"] == "active"
+    assert len(service.invitations(victim)["challenges"]) == 5
+
+
+def test_an_invitation_is_accepted_only_with_room_for_one_more_open_match(service, accounts):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    for _ in range(2):
+        service.create("mantis", {}, [{"account": "bob"}, {"name": "x"}], credential=bob)
+    with pytest.raises(Conflict) as full:
+        service.accept(created["id"], bob)
+    assert full.value.reason == "too_many_open_matches"
+
+
+@pytest.mark.parametrize("policy, invited_by_ann, invited_by_cy", [
+    ("anyone", "invited", "invited"),
+    ("auto", "seated", "seated"),
+    ("nobody", "challenge_refused", "challenge_refused"),
+    (["ann"], "invited", "challenge_refused"),
+])
+def test_the_invitees_policy_decides_whether_it_is_invited_seated_at_once_or_refused(
+        service, accounts, policy, invited_by_ann, invited_by_cy):
+    ann, cy = key_of(accounts, "ann"), key_of(accounts, "cy")
+    key_of(accounts, "bob", policy)
+    for inviter, expected in ((ann, invited_by_ann), (cy, invited_by_cy)):
+        name = accounts.me(inviter)["name"]
+        try:
+            created = service.create("mantis", {}, [{"account": name}, {"account": "bob"}], credential=inviter)
+        except Forbidden as refused:
+            assert refused.reason == expected
+            continue
+        assert ("invited" if created["seats"][1]["invited"] else "seated") == expected
+        assert created["status"] == ("waiting" if expected == "invited" else "active")
+
+
+def test_only_a_caller_with_a_key_may_name_another_account(service, accounts):
+    key_of(accounts, "bob", "auto")
+    with pytest.raises(Unauthorized) as refused:
+        service.create("mantis", {}, [{"name": "anon"}, {"account": "bob"}])
+    assert refused.value.reason == "key_required"
+
+
+def test_only_the_invited_account_answers_an_invitation(service, accounts):
+    ann, bob, cy = key_of(accounts, "ann"), key_of(accounts, "bob"), key_of(accounts, "cy")
+    created = challenge(service, ann)
+    with pytest.raises(Forbidden) as stranger:
+        service.accept(created["id"], cy)
+    assert stranger.value.reason == "not_invited"
+    with pytest.raises(Conflict) as inviter:  # ann's seat is hers already
+        service.decline(created["id"], ann)
+    assert inviter.value.reason == "not_invited"
+    with pytest.raises(Conflict) as left:  # the invited account declines; it has no seat to leave
+        service.leave(created["id"], bob)
+    assert left.value.reason == "seat_invited"
+
+
+def test_invitations_past_the_inviters_quota_are_refused_with_when_to_retry(store, accounts, now):
+    service = make_service(store=store, accounts=accounts, clock=now, invitations=Quota(allowed=2))
+    ann = key_of(accounts, "ann")
+    key_of(accounts, "bob")
+    invitation = [{"name": "x"}, {"account": "bob"}]
+    for _ in range(2):
+        service.create("mantis", {}, invitation, credential=ann)
+    with pytest.raises(RateLimited) as refused:
+        service.create("mantis", {}, invitation, credential=ann)
+    assert refused.value.details == {"retry_after": 30}
+    service.create("mantis", {}, [{"account": "ann"}, {"name": "x"}], credential=ann)  # her own seat: no invitation
+
+
+def test_the_feed_announces_a_challenge_and_its_cancellation(service, accounts, store):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    frames = AccountFeeds(accounts, store, Hub(store), 0.3, 0.02).open(bob)
+    assert next(frames).type == "synced"
+    created = challenge(service, ann)
+    told = next(f for f in frames if f is not None)
+    assert (told.type, told.data["match"], told.data["by"]["name"]) == ("challenge", created["id"], "ann")
+    service.decline(created["id"], bob)
+    told = next(f for f in frames if f is not None)
+    assert (told.type, told.data["reason"]) == ("challenge_canceled", "declined")
+    frames.close()
+
+
+def test_a_feed_that_connects_later_is_told_the_pending_challenge(service, accounts, store):
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = challenge(service, ann)
+    frames = AccountFeeds(accounts, store, Hub(store), 0.3, 0.02).open(bob)
+    assert [(f.type, f.data.get("match")) for f in [next(frames), next(frames)]] == [
+        ("challenge", created["id"]), ("synced", None)]
+    frames.close()
+
+
+@pytest.mark.parametrize("policy", ["everyone", ["x" * 41], list(range(3)), ["a"] * 101, 7, None])
+def test_a_bad_policy_is_refused_with_a_reason(policy):
+    client = make_client()
+    key = client.post("/v1/accounts", json={"name": "ann", "kind": "bot"}).get_json()["api_key"]
+    assert_error(client.patch("/v1/accounts/me", json={"challenges": policy}, headers=bearer(key)), 422,
+                 "invalid_request")
+
+
+def test_over_http_a_bot_sets_auto_and_a_person_accepts_from_the_challenges_list():
+    client = make_client()
+    ann, bob, bot = (client.post("/v1/accounts", json={"name": n, "kind": k}).get_json()
+                     for n, k in (("ann", "human"), ("bob", "human"), ("robo", "bot")))
+    assert client.patch("/v1/accounts/me", json={"challenges": "auto"}, headers=bearer(bot["api_key"])).get_json()[
+        "challenges"] == "auto"
+    assert client.patch("/v1/accounts/me", json={"challenges": ["ANN"]}, headers=bearer(bob["api_key"])).get_json()[
+        "challenges"] == [ann["id"]]
+    seats = {"game": "mantis", "seats": [{"account": "ann"}, {"account": "bob"}, {"account": "robo"}]}
+    created = client.post("/v1/matches", json=seats, headers=bearer(ann["api_key"])).get_json()
+    assert [s["invited"] for s in created["seats"]] == [False, True, False] and created["status"] == "waiting"
+    listed = client.get("/v1/accounts/me/challenges", headers=bearer(bob["api_key"])).get_json()["challenges"]
+    assert [c["match"] for c in listed] == [created["id"]]
+    accepted = client.post(f"/v1/matches/{created['id']}/accept", headers=bearer(bob["api_key"]))
+    assert accepted.status_code == 200 and accepted.get_json()["status"] == "active"
+    assert client.get(f"/v1/matches/{created['id']}/audit").get_json()["ok"]
+    assert_error(client.post("/v1/matches", json=seats), 401, "key_required")
+    assert_error(client.post(f"/v1/matches/{created['id']}/decline"), 401, "token_required")
+
+
+def test_over_http_the_quota_answers_429_with_retry_after():
+    client = make_client(invitations=Quota(allowed=1))
+    ann = client.post("/v1/accounts", json={"name": "ann", "kind": "human"}).get_json()["api_key"]
+    client.post("/v1/accounts", json={"name": "bob", "kind": "human"})
+    body = {"game": "mantis", "seats": [{"account": "ann"}, {"account": "bob"}]}
+    assert client.post("/v1/matches", json=body, headers=bearer(ann)).status_code == 201
+    refused = client.post("/v1/matches", json=body, headers=bearer(ann))
+    assert_error(refused, 429, "rate_limited")
+    assert refused.headers["Retry-After"] == "30"
