@@ -303,9 +303,12 @@ class Inviter(Schema):
 
 
 class Challenge(Schema):
-    match = fields.String(required=True)
+    match = fields.String(metadata={"description": "the match you are invited to (accept at POST "
+                                                   "/v1/matches/<match>/accept)"})
+    seat = fields.Integer(metadata={"description": "your seat in that match"})
+    tournament = fields.String(metadata={"description": "or the tournament you are invited to enter (accept at "
+                                                        "POST /v1/tournaments/<tournament>/accept)"})
     game = fields.String(required=True)
-    seat = fields.Integer(required=True, metadata={"description": "the seat you are invited to"})
     by = fields.Nested(Inviter, required=True, metadata={"description": "the account that invites you"})
     expires_at = fields.String(required=True, metadata={"description": "when the match is canceled unless you "
                                                                        "accept (UTC)"})

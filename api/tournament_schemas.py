@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas import LARGEST, MAX_SEATS, NAME, ClockSpec
 from domain.games import GAMES
-from domain.tournament import FINISHED, FORMATS, RUNNING
+from domain.tournament import FINISHED, FORMATS, RUNNING, WAITING
 
 MAX_ENTRANTS = 1000
 
@@ -65,7 +65,8 @@ class TournamentSummary(Schema):
     name = fields.String(required=True)
     game = fields.String(required=True)
     format = fields.String(required=True)
-    status = fields.String(required=True, metadata={"enum": [RUNNING, FINISHED]})
+    status = fields.String(required=True, metadata={"enum": [WAITING, RUNNING, FINISHED], "description":
+                           "waiting: an invited account has not accepted its entry yet (docs/challenges.md)"})
     created_at = fields.String(required=True)
     progress = fields.Nested(Progress, required=True)
 
@@ -78,7 +79,12 @@ class TournamentPage(Schema):
 class Tournament(TournamentSummary):
     options = fields.Dict(required=True)
     version = fields.Integer(required=True)
-    entrants = fields.List(fields.Dict(), required=True)
+    entrants = fields.List(fields.Dict(), required=True, metadata={
+        "description": "{name, bot, bot_options?, account?, invited?}: invited, an account that has not accepted yet"})
+    canceled = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "{reason: declined | expired, entrants}: canceled before any match, or null"})
+    invited_until = fields.String(allow_none=True, required=True, metadata={
+        "description": "when the pending entries expire and the tournament is canceled (UTC), or null"})
     table_size = fields.Integer(required=True)
     rounds = fields.Integer(required=True)
     deals = fields.Integer(required=True)

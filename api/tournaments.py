@@ -4,6 +4,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api.chart import ratings_svg
+from api.context import seat_token
 from api.etags import Blueprint
 from api.matches import links
 from api.schemas import StreamQuery
@@ -43,8 +44,9 @@ class TournamentList(MethodView):
                                                              standings=("getStandings", CREATED)))
     def post(self, body):
         """Create a tournament: it runs by itself in the workers. 422 with a reason for a spec that cannot run
-        (unknown game or bot, table_size outside the game's players, too many matches, ...)."""
-        return service().create(body)
+        (unknown game or bot, table_size outside the game's players, too many matches, ...). Entering another
+        account than your key's invites it: the tournament waits for its acceptance (docs/challenges.md)."""
+        return service().create(body, seat_token())
 
 
 @tournaments.route("/<tournament_id>")
@@ -54,6 +56,24 @@ class TournamentDetail(MethodView):
     def get(self, tournament_id):
         """The tournament: progress (matches done / total), ETA, every round's pairings and results."""
         return service().get(tournament_id)
+
+
+@tournaments.route("/<tournament_id>/accept")
+class TournamentAccept(MethodView):
+    @tournaments.response(200, Tournament)
+    @tournaments.doc(security=[{"accountKey": []}], operationId="acceptTournamentEntry")
+    def post(self, tournament_id):
+        """Accept your account's entry; the tournament starts once no entry is pending (409 not_invited if none is)."""
+        return service().accept(tournament_id, seat_token(required=True))
+
+
+@tournaments.route("/<tournament_id>/decline")
+class TournamentDecline(MethodView):
+    @tournaments.response(200, Tournament)
+    @tournaments.doc(security=[{"accountKey": []}], operationId="declineTournamentEntry")
+    def post(self, tournament_id):
+        """Decline your account's entry: the tournament is canceled before any match."""
+        return service().decline(tournament_id, seat_token(required=True))
 
 
 @tournaments.route("/<tournament_id>/standings")

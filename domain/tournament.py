@@ -1,14 +1,23 @@
 """A tournament: a decider like a match, over the matches it pairs (docs/tournaments.md).
 
 Its events (all public; the seed and salt only at the end):
-    tournament_created  {name, game, options, format, entrants: [{name, bot, bot_options?, account?}], table_size,
-                         rounds, deals, max_parallel, clock?, commitment, deal_commitments}
+    tournament_created  {name, game, options, format, entrants: [{name, bot, bot_options?, account?, invited?}],
+                         table_size, rounds, deals, max_parallel, clock?, commitment, deal_commitments,
+                         invited_by?, invited_until?}
+    entry_accepted      {entrant}                       an invited account accepted its entry
+    entry_declined      {entrant}                       an invited account refused it: tournament_canceled follows
+    tournament_canceled {reason, entrants}              "declined" or "expired" before any match; tournament_finished
+                                                        follows
     round_paired        {round, tables: [{entrants: [entrant per seat], deal?}], byes: [entrant]}
     match_started       {round, table, match}           the match created for a table
     match_recorded      {round, table, match, result}   its result ({winners: [seat], scores}), once
     tournament_finished {seed, salt}                    appended with the last match_recorded
 Its state: the created data plus {status, version, rounds: [{tables: [{entrants, deal?, match, result}], byes}],
-by_match: {match: [round, table]}, seed, salt}. Rounds are numbered from 1, tables and entrants from 0.
+by_match: {match: [round, table]}, seed, salt, canceled?}. Rounds are numbered from 1, tables and entrants from 0.
+
+Consent (docs/challenges.md): an account entrant other than the creator's own may be `invited`; the tournament then
+waits (no match starts) until every invited entrant accepts. One decline, or `invited_until` (ms since the epoch)
+passing with an entrant still invited, cancels it before any match: it finishes with `canceled` set and no results.
 
 Fairness: commitment = SHA-256("<salt>:<seed>") as for a match; deal i's seed is HMAC-SHA256(seed, "deal:<i>")
 (hex) and deal_commitments[i] = SHA-256("<salt>:<deal seed i>"); Swiss tie-breaks draw from
@@ -28,7 +37,8 @@ from domain.rng import Rng
 
 ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
 FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
-RUNNING, FINISHED = "running", "finished"
+WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
+DECLINED, EXPIRED = "declined", "expired"  # why a tournament was canceled
 BYE_POINTS = 1.0  # a bye scores as a win, as in chess Swiss (FIDE); it counts in no share and no rating
 
 
@@ -45,9 +55,10 @@ def total_matches(format: str, entrants: int, table_size: int, rounds: int, deal
 
 
 # --- decide -----------------------------------------------------------------------------------------
-def create(spec: dict, seed: str, salt: str, max_matches: int) -> list[dict]:
+def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: dict | None = None) -> list[dict]:
     """`spec`: {name, game, options, format, entrants, table_size, rounds, deals, max_parallel, clock?} with
-    each account entrant resolved to {name, account}. Returns the creation and the first round's pairing."""
+    each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
+    when an entrant is invited. Returns the creation and the first round's pairing."""
     format, entrants, size = spec["format"], spec["entrants"], spec["table_size"]
     if format not in FORMATS:
         raise InvalidSetup("unknown_format", f"no format {format!r}; formats: {', '.join(FORMATS)}")
@@ -67,12 +78,16 @@ def create(spec: dict, seed: str, salt: str, max_matches: int) -> list[dict]:
     if total > max_matches:
         raise InvalidSetup("too_many_matches", f"this tournament would play {total} matches; the most is {max_matches}")
     deal_commitments = [commitment(deal_seed(seed, d), salt) for d in range(deals)] if format == DUPLICATE else []
+    invited = any(e.get("invited") for e in checked)
+    if invited and invitation is None:
+        raise InvalidSetup("invitation_required", "an invited entrant needs who invites and until when")
+    invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
     created = {"type": "tournament_created", "data": {
         "name": spec.get("name") or f"{spec['game']} {format.replace('_', ' ')}", "game": spec["game"],
         "options": options, "format": format, "entrants": checked, "table_size": size,
         "rounds": rounds if format == SWISS else 1, "deals": deals, "max_parallel": spec["max_parallel"],
         **({"clock": clock.spec(spec["clock"])} if spec.get("clock") is not None else {}),
-        "commitment": commitment(seed, salt), "deal_commitments": deal_commitments}}
+        "commitment": commitment(seed, salt), "deal_commitments": deal_commitments, **invitations}}
     return [created, pair_round(evolve(None, created), seed)]
 
 
@@ -82,7 +97,8 @@ def _entrant(spec: dict, index: int) -> dict:
         return {"name": spec.get("name") or f"{spec['bot']} #{index}", "bot": spec["bot"],
                 **({"bot_options": options} if options else {})}
     if spec.get("account"):
-        return {"name": spec["name"], "bot": None, "account": spec["account"]}
+        return {"name": spec["name"], "bot": None, "account": spec["account"],
+                **({"invited": True} if spec.get("invited") else {})}
     raise InvalidSetup("invalid_entrant", f"entrant {index}: give a bot or an account")
 
 
@@ -116,6 +132,46 @@ def pair_round(state: dict, seed: str) -> dict:
                                      Rng.derive(seed, f"round:{number}"))
         tables = [{"entrants": t} for t in seated]
     return {"type": "round_paired", "data": {"round": number, "tables": tables, "byes": byes}}
+
+
+def accept_entry(state: dict, entrant: int) -> list[dict]:
+    _require_invited(state, entrant)
+    return [{"type": "entry_accepted", "data": {"entrant": entrant}}]
+
+
+def decline_entry(state: dict, entrant: int, seed: str, salt: str) -> list[dict]:
+    _require_invited(state, entrant)
+    return [{"type": "entry_declined", "data": {"entrant": entrant}}] + _canceled(DECLINED, [entrant], seed, salt)
+
+
+def expire_entries(state: dict, now: int, seed: str, salt: str) -> list[dict]:
+    """The entries still invited when `invited_until` passed at `now` (ms since the epoch): the tournament is canceled."""
+    deadline = entry_deadline(state)
+    if deadline is None or now < deadline:
+        raise InvalidSetup("not_expired", "no entry of this tournament has expired")
+    return _canceled(EXPIRED, invited_entrants(state), seed, salt)
+
+
+def _require_invited(state: dict, entrant: int) -> None:
+    if entrant not in invited_entrants(state):
+        raise InvalidSetup("not_invited", "this entry has no invitation pending (accepted, declined, or canceled)")
+
+
+def _canceled(reason: str, entrants: list[int], seed: str, salt: str) -> list[dict]:
+    return [{"type": "tournament_canceled", "data": {"reason": reason, "entrants": entrants}},
+            {"type": "tournament_finished", "data": {"seed": seed, "salt": salt}}]
+
+
+def invited_entrants(state: dict) -> list[int]:
+    """The entrants whose account has not accepted yet (none once the tournament no longer waits)."""
+    if state["status"] != WAITING:
+        return []
+    return [i for i, e in enumerate(state["entrants"]) if e.get("invited")]
+
+
+def entry_deadline(state: dict) -> int | None:
+    """When the pending entries expire (ms since the epoch); None when none is pending."""
+    return state.get("invited_until") if invited_entrants(state) else None
 
 
 def to_start(state: dict) -> list[tuple[int, int]]:
@@ -156,9 +212,19 @@ def record(state: dict, match_id: str, result: dict, seed: str, salt: str) -> li
 def evolve(state: dict | None, event: dict) -> dict:
     data, kind = event["data"], event["type"]
     if kind == "tournament_created":
-        return {**data, "rounds_planned": data["rounds"], "rounds": [], "by_match": {}, "status": RUNNING,
-                "version": 1, "seed": None, "salt": None}
+        waiting = any(e.get("invited") for e in data["entrants"])
+        return {**data, "rounds_planned": data["rounds"], "rounds": [], "by_match": {},
+                "status": WAITING if waiting else RUNNING, "version": 1, "seed": None, "salt": None}
     state = {**state, "version": state["version"] + 1}
+    if kind == "entry_accepted":
+        entrants = list(state["entrants"])
+        entrants[data["entrant"]] = {k: v for k, v in entrants[data["entrant"]].items() if k != "invited"}
+        waiting = any(e.get("invited") for e in entrants)
+        return {**state, "entrants": entrants, "status": WAITING if waiting else RUNNING}
+    if kind == "entry_declined":
+        return state
+    if kind == "tournament_canceled":
+        return {**state, "canceled": {"reason": data["reason"], "entrants": data["entrants"]}}
     if kind == "round_paired":
         tables = [{**t, "match": None, "result": None} for t in data["tables"]]
         return {**state, "rounds": state["rounds"] + [{"tables": tables, "byes": data["byes"]}]}

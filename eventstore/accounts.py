@@ -72,6 +72,10 @@ class AccountStore(ABC):
         noting it again keeps its place (and, not invited, opens it again and ends its invitation)."""
 
     @abstractmethod
+    def note_invitation(self, account_id: str, ref: str) -> None:
+        """List `ref` (a tournament's "t:<id>") among the account's invitations only."""
+
+    @abstractmethod
     def noted(self, account_id: str) -> int:
         """How many matches were noted for the account: the position of the newest."""
 
@@ -151,6 +155,9 @@ class RedisAccountStore(AccountStore):
     def note_match(self, account_id, match_id, invited=False):
         self._note_match(keys=list(_record_keys(account_id)), args=[match_id, "invited" if invited else "open"])
 
+    def note_invitation(self, account_id, ref):
+        self._redis.sadd(_record_keys(account_id)[3], ref)
+
     def noted(self, account_id):
         return int(self._redis.hget(_record_keys(account_id)[0], "matches") or 0)
 
@@ -227,6 +234,10 @@ class InMemoryAccountStore(AccountStore):
             else:
                 self._open.setdefault(account_id, set()).add(match_id)
                 self._invited.get(account_id, set()).discard(match_id)
+
+    def note_invitation(self, account_id, ref):
+        with self._lock:
+            self._invited.setdefault(account_id, set()).add(ref)
 
     def noted(self, account_id):
         with self._lock:

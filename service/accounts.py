@@ -129,7 +129,15 @@ class AccountService:
         self._accounts.note_match(account_id, match_id, invited)
 
     def invitation_ids(self, account_id: str) -> list[str]:
+        """The matches (and "t:<id>" tournaments) inviting the account, noted and not closed since."""
         return self._accounts.invitations(account_id)
+
+    def note_invitation(self, account_id: str, tournament_ref: str) -> None:
+        """A tournament inviting the account: listed among its invitations, never among its matches."""
+        self._accounts.note_invitation(account_id, tournament_ref)
+
+    def forget_invitation(self, account_id: str, ref: str) -> None:
+        self._accounts.close_matches(account_id, [ref])
 
     def noted(self, account_id: str) -> int:
         """How many matches the account was ever seated in (noted before the seating): the newest's position."""

@@ -22,7 +22,7 @@ from eventstore.base import EventStore
 from service.accounts import AccountService
 from service.errors import NotFound
 from service.hub import Hub, Watch
-from service.matches import account_seat, invitation_document
+from service.matches import TOURNAMENT, account_seat, invitation_document
 from service.streams import Frame
 
 POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)
@@ -62,7 +62,8 @@ class AccountFeeds:
         with self._hub.watch() as watch:
             feed = _Feed(account_id, self._store, watch)
             fresh = self._noted_between(account_id, noted if after is None else after, noted)
-            pending = self._accounts.open_match_ids(account_id) + self._accounts.invitation_ids(account_id)
+            invited = [ref for ref in self._accounts.invitation_ids(account_id) if not ref.startswith(TOURNAMENT)]
+            pending = self._accounts.open_match_ids(account_id) + invited
             known = sorted(set(pending) - set(fresh))
             news = feed.news(known) + feed.news(fresh, new=True)
             yield from _framed(news + [("synced", {})], noted)

@@ -101,7 +101,7 @@ class MatchService:
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
-        invitation = self._invitation(owner, seats) if not tournament else None
+        invitation = self.invitation(owner, seats) if not tournament else None
         seed_source = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
@@ -188,13 +188,20 @@ class MatchService:
         return self.document(match_id, state, seat)
 
     def invitations(self, credential: str | None) -> dict:
-        """The matches inviting the caller's account that await its answer, oldest first; forgets the others."""
+        """The matches and tournaments inviting the caller's account that await its answer, oldest first;
+        forgets the others."""
         account = self._require_accounts().authenticate(credential)
         ids = self._accounts.invitation_ids(account["id"])
         pending, done = [], []
         for match_id, meta in zip(ids, self._store.metas(ids)):
             if not meta or "status" not in meta:
                 continue  # noted, its creation not appended yet (or lost by a crash)
+            if match_id.startswith(TOURNAMENT):  # answered or expired: forgotten then (service/tournaments.py)
+                if meta["status"] == match.WAITING:
+                    pending.append(invitation_document(match_id, meta, None))
+                else:
+                    done.append(match_id)
+                continue
             seats = json.loads(meta["seats"])
             seat = account_seat(meta, account["id"])
             if meta["status"] != match.WAITING or seat is None or not seats[seat].get("invited"):
@@ -687,9 +694,9 @@ class MatchService:
             raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
         return {**seat, "invited": answer == INVITE}
 
-    def _invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
-        """Who invites, until when, for a match seating other accounts than the owner's; takes one of the
-        owner's quota of such matches (auto-accepted seats count too: they are seated without asking)."""
+    def invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
+        """Who invites, until when, for a match (or a tournament) seating other accounts than the owner's; takes
+        one of the owner's quota of such invitations (auto-accepted seats count too: they are seated unasked)."""
         others = [s for s in seats if s.get("account") and s["account"] != (owner or {}).get("id")]
         if not others:
             return None
@@ -723,9 +730,12 @@ class MatchService:
         }
 
 
+TOURNAMENT = "t:"
+
+
 def tournament_key(tournament_id: str) -> str:
     """A tournament's id in the event store: its own aggregate, "t:<id>" (eventstore/redis_store.py keys)."""
-    return f"t:{tournament_id}"
+    return f"{TOURNAMENT}{tournament_id}"
 
 
 def present(game_id: str, finished: bool, stored: dict, seat: int | None) -> dict:
@@ -810,11 +820,13 @@ def _clock_document(state: dict) -> dict:
             "deadline": utc_at(min(deadlines.values()) / 1000) if deadlines else None}
 
 
-def invitation_document(match_id: str, meta: dict, seat: int) -> dict:
-    """A pending invitation as the invited account is told of it (GET /v1/accounts/me/challenges, the feed)."""
+def invitation_document(ref: str, meta: dict, seat: int | None) -> dict:
+    """A pending invitation as the invited account is told of it (GET /v1/accounts/me/challenges, the feed):
+    to a match's `seat`, or to a tournament (`ref` "t:<id>", no seat)."""
     invitation = json.loads(meta["invitation"])
-    return {"match": match_id, "game": meta["game"], "seat": seat, "by": invitation["by"],
-            "expires_at": utc_at(invitation["until"] / 1000), "created_at": meta["created_at"]}
+    to = {"tournament": ref.removeprefix(TOURNAMENT)} if ref.startswith(TOURNAMENT) else {"match": ref, "seat": seat}
+    return {**to, "game": meta["game"], "by": invitation["by"], "expires_at": utc_at(invitation["until"] / 1000),
+            "created_at": meta["created_at"]}
 
 
 def account_seat(meta: dict, account_id: str) -> int | None:

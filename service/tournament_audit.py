@@ -67,9 +67,15 @@ def _replay(events: list[dict], matches: dict, seed: str) -> int:
             _check_match(version, state, table, matches.get(data["match"]), data["result"], seed)
             verified += 1
         elif event["type"] == "tournament_finished":
-            if any(t["result"] is None for r in state["rounds"] for t in r["tables"]) or \
-                    len(state["rounds"]) != state["rounds_planned"]:
+            if state.get("canceled") is None and (any(t["result"] is None for r in state["rounds"] for t in r["tables"])
+                                                  or len(state["rounds"]) != state["rounds_planned"]):
                 raise Fault(version, "the tournament finished before its last match was recorded")
+        elif event["type"] in ("entry_accepted", "entry_declined"):
+            if data["entrant"] not in tournament.invited_entrants(state):
+                raise Fault(version, f"entrant {data['entrant']} answered no pending invitation")
+        elif event["type"] == "tournament_canceled":
+            if state["status"] != tournament.WAITING:
+                raise Fault(version, "a tournament was canceled after it started")
         elif event["type"] != "match_started":
             raise Fault(version, f"no tournament event is called {event['type']!r}")
         state = tournament.evolve(state, event)

@@ -15,11 +15,12 @@ import secrets
 import time
 import uuid
 
-from domain import match, standings as standings_math, tournament
+from domain import clock, match, standings as standings_math, tournament
+from domain.errors import InvalidSetup
 from eventstore.base import EventStore, Head, VersionConflict
-from eventstore.clock import utc_now
-from service.accounts import AccountService
-from service.errors import NotFound, ServiceError, Unprocessable
+from eventstore.clock import utc_at, utc_now
+from service.accounts import INVITE, REFUSE, AccountService, invitation_from
+from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable
 from service.matches import MatchService, tournament_key
 from service.ports import TournamentScheduler
 from service.ratings import ratings
@@ -42,22 +43,43 @@ class TournamentService:
         self._clock = clock
 
     # --- commands -----------------------------------------------------------------------------------
-    def create(self, spec: dict) -> dict:
-        entrants = [self._entrant(e) for e in spec["entrants"]]
+    def create(self, spec: dict, credential: str | None = None) -> dict:
+        """`credential`: the creator's key, needed to enter other accounts: each is invited by its own policy and
+        the tournament waits for every invited entry (docs/challenges.md)."""
+        owner = self._accounts.authenticate(credential) if credential and self._accounts else None
+        entrants = [self._entrant(e, owner) for e in spec["entrants"]]
+        invitation = self._matches.invitation(owner, entrants)
         seed, salt = secrets.token_hex(32), secrets.token_hex(16)
-        events = tournament.create({**spec, "entrants": entrants}, seed, salt, self._max_matches)
+        events = tournament.create({**spec, "entrants": entrants}, seed, salt, self._max_matches, invitation)
         state = tournament.evolve_all(None, events)
         tournament_id = uuid.uuid4().hex
         self._store.index(tournament_id, spec["game"], catalog=CATALOG)
-        meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "started": repr(self._clock())}
+        meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "started": repr(self._clock()),
+                **({"invitation": json.dumps(invitation)} if invitation else {})}
+        for entrant in entrants:  # before the append: an invitation is never lost, only maybe listed for nothing
+            if entrant.get("invited"):
+                self._accounts.note_invitation(entrant["account"], tournament_key(tournament_id))
         appended = self._append(tournament_id, Head(), events, state, meta)
         self._jobs.schedule(tournament_id, appended.head.version)
         return self.document(tournament_id, state, meta)
 
+    def accept(self, tournament_id: str, credential: str | None) -> dict:
+        """The invited account accepts its entry; once no entry is pending the tournament starts. A retry after it
+        accepted answers the same."""
+        return self._answer(tournament_id, credential, tournament.accept_entry)
+
+    def decline(self, tournament_id: str, credential: str | None) -> dict:
+        """The invited account refuses its entry: the tournament is canceled before any match."""
+        return self._answer(tournament_id, credential, lambda state, entrant: tournament.decline_entry(
+            state, entrant, *self._secrets(tournament_id)))
+
     def advance(self, tournament_id: str, version: int) -> str:
         """Records its finished matches and starts the tables max_parallel allows: "stale" if the tournament
-        is no longer at `version` (or another advance appended first), "idle" if there was nothing to do."""
+        is no longer at `version` (or another advance appended first), "idle" if there was nothing to do;
+        a tournament whose invitations expired is canceled ("canceled")."""
         meta, state, head = self._load(tournament_id)
+        if state["version"] == version and state["status"] == tournament.WAITING:
+            return self._expire(tournament_id, meta, state, head)
         if state["version"] != version or state["status"] != tournament.RUNNING:
             return "stale"
         events = []
@@ -91,10 +113,12 @@ class TournamentService:
         keys = [tournament_key(t) for _, t in listed]
         now, found = self._clock(), []
         for (_, tournament_id), meta in zip(listed, self._store.metas(keys)):
-            if not meta or meta.get("status") != tournament.RUNNING or now - float(meta["updated_at"]) < stall_after:
+            if not meta or meta.get("status") not in (tournament.RUNNING, tournament.WAITING) \
+                    or now - float(meta["updated_at"]) < stall_after:
                 continue
             _, state, _ = self._load(tournament_id)
-            if tournament.to_start(state) or self._finished_unrecorded(state):
+            deadline = tournament.entry_deadline(state)
+            if tournament.to_start(state) or self._finished_unrecorded(state) or (deadline and deadline <= now * 1000):
                 found.append((tournament_id, state["version"]))
         return found
 
@@ -134,6 +158,7 @@ class TournamentService:
         eta = elapsed / done * (total - done) if running and done else None
         return {"id": tournament_id, "name": state["name"], "game": state["game"], "options": state["options"],
                 "format": state["format"], "status": state["status"], "version": state["version"],
+                "canceled": state.get("canceled"), "invited_until": _utc(state.get("invited_until")),
                 "entrants": state["entrants"], "table_size": state["table_size"], "rounds": state["rounds_planned"],
                 "deals": state["deals"], "max_parallel": state["max_parallel"], "clock": state.get("clock"),
                 "created_at": meta["created_at"], "progress": {"done": done, "total": total},
@@ -145,7 +170,9 @@ class TournamentService:
                     for n, r in enumerate(state["rounds"], 1)]}
 
     # --- the steps ----------------------------------------------------------------------------------
-    def _entrant(self, spec: dict) -> dict:
+    def _entrant(self, spec: dict, owner: dict | None) -> dict:
+        """An account entrant: the creator's own is entered; another is invited, or entered at once, as its
+        policy says (docs/challenges.md)."""
         if not spec.get("account"):
             return spec
         if self._accounts is None:
@@ -154,7 +181,59 @@ class TournamentService:
             account = self._accounts.resolve(spec["account"])
         except NotFound as missing:  # part of a spec that cannot run, as an unknown bot is
             raise Unprocessable(missing.reason, missing.message) from None
-        return {"name": account["name"], "account": account["id"]}
+        entrant = {"name": account["name"], "account": account["id"]}
+        if owner and owner["id"] == account["id"]:
+            return entrant
+        if owner is None:
+            raise Unauthorized("key_required", "to enter another account, create the tournament with your own "
+                                               "account's key: the account is invited (docs/challenges.md)")
+        answer = invitation_from(account, owner["id"])
+        if answer == REFUSE:
+            raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
+        return {**entrant, "invited": answer == INVITE}
+
+    def _answer(self, tournament_id: str, credential: str | None, answer) -> dict:
+        account = self._accounts.authenticate(credential) if self._accounts else None
+        meta, state, head = self._load(tournament_id)
+        entrant = next((i for i, e in enumerate(state["entrants"]) if account and e.get("account") == account["id"]),
+                       None)
+        if entrant is None:
+            raise Forbidden("not_invited", "your account is no entrant of this tournament")
+        if not state["entrants"][entrant].get("invited"):  # answered before: a retry
+            if answer is tournament.accept_entry and state.get("canceled") is None:
+                return self.document(tournament_id, state, meta)
+            if answer is not tournament.accept_entry and entrant in (state.get("canceled") or {}).get("entrants", []):
+                return self.document(tournament_id, state, meta)
+        try:
+            events = answer(state, entrant)
+        except InvalidSetup as refused:
+            raise Conflict(refused.reason, refused.message) from None
+        state = tournament.evolve_all(state, events)
+        try:
+            appended = self._append(tournament_id, head, events, state)
+        except VersionConflict:
+            raise Conflict("busy", "the tournament changed while answering; try again") from None
+        self._accounts.forget_invitation(account["id"], tournament_key(tournament_id))
+        if state["status"] == tournament.RUNNING:
+            self._jobs.schedule(tournament_id, appended.head.version)
+        return self.document(tournament_id, state, meta)
+
+    def _expire(self, tournament_id: str, meta: dict, state: dict, head: Head) -> str:
+        try:
+            events = tournament.expire_entries(state, clock.millis(utc_at(self._clock())), meta["seed"], meta["salt"])
+        except InvalidSetup:
+            return "idle"
+        try:
+            self._append(tournament_id, head, events, tournament.evolve_all(state, events))
+        except VersionConflict:
+            return "stale"
+        for entrant in tournament.invited_entrants(state):
+            self._accounts.forget_invitation(state["entrants"][entrant]["account"], tournament_key(tournament_id))
+        return "canceled"
+
+    def _secrets(self, tournament_id: str) -> tuple[str, str]:
+        meta = self._store.meta(tournament_key(tournament_id))
+        return meta["seed"], meta["salt"]
 
     def _start_match(self, tournament_id: str, state: dict, meta: dict, round_number: int, table: int) -> str | None:
         paired = state["rounds"][round_number - 1]["tables"][table]
@@ -192,6 +271,10 @@ class TournamentService:
         if loaded is None:
             raise NotFound("tournament_not_found", f"no tournament {tournament_id!r}")
         return loaded.meta, tournament.evolve_all(None, loaded.events), loaded.head
+
+
+def _utc(millis: int | None) -> str | None:
+    return None if millis is None else utc_at(millis / 1000)
 
 
 def with_ratings(state: dict) -> dict:

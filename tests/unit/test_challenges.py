@@ -9,8 +9,10 @@ from service.accounts import AccountService
 from service.errors import Conflict, Forbidden, RateLimited, Unauthorized
 from service.feed import AccountFeeds
 from service.hub import Hub
+from service.tournament_audit import verify_tournament
+from service.tournaments import TournamentService
 from tests.support.http import assert_error, bearer, make_client
-from tests.support.service import make_service
+from tests.support.service import InlineTournaments, make_service
 
 EXPIRY = 600.0
 
@@ -256,3 +258,67 @@ def test_over_http_the_quota_answers_429_with_retry_after():
     refused = client.post("/v1/matches", json=body, headers=bearer(ann))
     assert_error(refused, 429, "rate_limited")
     assert refused.headers["Retry-After"] == "30"
+
+
+# --- tournaments: each account entered by another accepts its entry, or the tournament never starts ----------
+ROUND_ROBIN = {"game": "mantis", "options": {}, "format": "round_robin", "table_size": 2, "max_parallel": 4}
+
+
+@pytest.fixture
+def tournaments(store, service, now):
+    jobs = InlineTournaments()
+    jobs.service = TournamentService(store, service, jobs, max_matches=100, accounts=service._accounts, clock=now)
+    return jobs.service
+
+
+def entered(tournaments, accounts) -> tuple[dict, str]:
+    """ann's key enters her and invites bob: (the tournament, bob's key)."""
+    ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
+    created = tournaments.create({**ROUND_ROBIN, "entrants": [{"account": "ann"}, {"account": "bob"},
+                                                              {"bot": "random"}]}, ann)
+    return created, bob
+
+
+def test_a_tournament_entering_another_account_waits_for_its_acceptance_then_starts(tournaments, accounts, service):
+    created, bob = entered(tournaments, accounts)
+    assert created["status"] == "waiting" and [e.get("invited", False) for e in created["entrants"]] == [
+        False, True, False]
+    assert [c["tournament"] for c in service.invitations(bob)["challenges"]] == [created["id"]]
+    assert tournaments.advance(created["id"], created["version"]) == "idle"  # nothing starts while it waits
+    accepted = tournaments.accept(created["id"], bob)
+    assert accepted["status"] == "running" and tournaments.accept(created["id"], bob)["status"] == "running"
+    started = [t for t in tournaments.get(created["id"])["pairings"][0]["tables"] if t["match"]]
+    assert started and all(service.get(t["match"], None)["status"] == "active" for t in started)  # seated, not invited
+    assert service.invitations(bob)["challenges"] == []
+
+
+def test_a_declined_entry_cancels_the_tournament_and_its_export_verifies(tournaments, accounts):
+    created, bob = entered(tournaments, accounts)
+    declined = tournaments.decline(created["id"], bob)
+    assert declined["status"] == "finished" and declined["canceled"] == {"reason": "declined", "entrants": [1]}
+    assert verify_tournament(tournaments.export(created["id"])).ok
+    with pytest.raises(Conflict) as late:
+        tournaments.accept(created["id"], bob)
+    assert late.value.reason == "not_invited"
+
+
+def test_an_entry_unanswered_until_it_expires_cancels_the_tournament_when_the_janitor_looks(tournaments, accounts, now):
+    created, _ = entered(tournaments, accounts)
+    now.at += EXPIRY - 5
+    assert tournaments.stalled(stall_after=1) == []
+    now.at += 10
+    assert tournaments.stalled(stall_after=1) == [(created["id"], created["version"])]
+    assert tournaments.advance(created["id"], created["version"]) == "canceled"
+    assert tournaments.get(created["id"])["canceled"] == {"reason": "expired", "entrants": [1]}
+    assert verify_tournament(tournaments.export(created["id"])).ok
+
+
+def test_a_tournament_may_enter_another_account_only_with_a_key_and_its_consent(tournaments, accounts):
+    ann = key_of(accounts, "ann")
+    key_of(accounts, "bob", "nobody")
+    spec = {**ROUND_ROBIN, "entrants": [{"account": "ann"}, {"account": "bob"}]}
+    with pytest.raises(Unauthorized):
+        tournaments.create(spec)
+    with pytest.raises(Forbidden) as refused:
+        tournaments.create(spec, ann)
+    assert refused.value.reason == "challenge_refused"

@@ -105,7 +105,8 @@ def test_a_swiss_of_accounts_and_bots_seats_the_accounts():
     ann = accounts.register("ann", "human")
     created = service.create({"game": "mantis", "options": {}, "format": "swiss", "rounds": 2, "table_size": 2,
                               "max_parallel": 4, "entrants": [{"account": "ann"}, {"bot": "random"},
-                                                              {"bot": "greedy"}, {"bot": "random"}]})  # no bye
+                                                              {"bot": "greedy"}, {"bot": "random"}]},  # no bye
+                             ann["api_key"])  # her own entry: no invitation
     assert created["entrants"][0] == {"name": "ann", "bot": None, "account": ann["id"]}
     document = service.get(created["id"])
     table = next(t for t in document["pairings"][0]["tables"] if 0 in t["entrants"])
@@ -115,10 +116,10 @@ def test_a_swiss_of_accounts_and_bots_seats_the_accounts():
 
 def test_a_tournaments_clock_times_its_account_seats_in_every_match():
     service = make_tournaments(InlineTournaments(), bots=RecordedBots())
-    service._accounts.register("ann", "human")
+    ann = service._accounts.register("ann", "human")["api_key"]
     created = service.create({"game": "mantis", "options": {}, "format": "round_robin", "table_size": 2,
                               "max_parallel": 4, "entrants": [{"account": "ann"}, {"bot": "random"}],
-                              "clock": {"move_ms": 30000}})
+                              "clock": {"move_ms": 30000}}, ann)
     tables = service.get(created["id"])["pairings"][0]["tables"]
     for table in tables:
         clock = service._matches.get(table["match"], None)["clock"]
