@@ -16,6 +16,7 @@ from simple_websocket import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bootstrap.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
+from bootstrap.run import GUNICORN_CONF  # noqa: E402
 
 
 @contextmanager
@@ -39,7 +40,7 @@ def gunicorn(app: str, redis_url: str, workers: int, options: tuple[str, ...] = 
     env = {**os.environ, **(settings or {}), "REDIS_URL": redis_url,
            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     # the project's gunicorn settings (gevent workers, keep-alive), so a bench measures what `make run` serves
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:bootstrap.gunicorn_conf",
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                                 "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
                                 *options, app], env=env)
     base = f"http://127.0.0.1:{port}"

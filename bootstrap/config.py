@@ -49,6 +49,11 @@ class Settings:
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
     max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
+    header_timeout: int        # HEADER_TIMEOUT: whole seconds a connection has to send a request's line and headers, from
+                               #   its opening or its previous answer (an idle kept-alive connection is closed then)
+    body_timeout: float        # BODY_TIMEOUT: seconds a request has to send its body once its headers are in; then 408
+    max_connections_per_address: int  # MAX_CONNECTIONS_PER_ADDRESS: open connections (streams and play sockets
+                               #   included) per client address per web worker process; 0 = no cap
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -97,4 +102,10 @@ class Settings:
             archive_after=float(env.get("ARCHIVE_AFTER", "604800")),
             # 100 entrants x 7 Swiss rounds at two seats is 350; a round robin of 100 at two seats is 9,900
             max_tournament_matches=int(env.get("MAX_TOURNAMENT_MATCHES", "10000")),
+            # a request is sent at once or not at all: seconds of silence mean a client gone or one holding slots
+            header_timeout=int(env.get("HEADER_TIMEOUT", "10")),
+            body_timeout=float(env.get("BODY_TIMEOUT", "10")),
+            # a browser opens a few streams, a bot a stream per match it plays (MAX_OPEN_MATCHES: 100); a worker
+            # serves 1,000 connections (bootstrap/gunicorn_conf.py), so one address holds at most a tenth of them
+            max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
         )
