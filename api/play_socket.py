@@ -12,6 +12,7 @@ greenlet, not a worker, as a stream (GET .../stream) does. The route is flask-so
 frames are refused at their header when it declares more than the largest message (SizeCheckedServer).
 """
 from contextlib import suppress
+from contextlib import suppress
 from dataclasses import replace
 
 from flask import Flask, Response, current_app, request
@@ -105,9 +106,9 @@ class SizeCheckedServer(Server):
 
 
 class Answered(Response):
-    """What the route returns once the socket is done, as flask-sock's route does: the socket has written all
-    there is, so under gunicorn the request ends without an answer (StopIteration); werkzeug's server (the
-    tests') writes its own."""
+    """What the route returns once the socket is done (flask-sock's way): the socket has written all there is,
+    so the server must write no answer on it. gunicorn ends the request on StopIteration; werkzeug's server
+    (the tests') on a dropped connection, where an answer would reach the client as a garbled frame."""
 
     def __init__(self, mode: str):
         super().__init__()
@@ -116,7 +117,7 @@ class Answered(Response):
     def __call__(self, environ, start_response):
         if self.mode == "gunicorn":
             raise StopIteration()
-        return super().__call__(environ, start_response)
+        raise ConnectionAbortedError("the WebSocket is closed")
 
 
 def play(ws) -> None:

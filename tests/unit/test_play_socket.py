@@ -183,16 +183,20 @@ def test_a_frame_whose_header_declares_2_to_the_62_bytes_closes_the_socket_as_to
     with raw_socket.create_connection((host, int(port)), timeout=10) as connection:
         connection.sendall(b"GET /v1/play HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        handshake = received_until(connection, lambda data: b"\r\n\r\n" in data)
+        assert handshake.startswith(b"HTTP/1.1 101")
         # a masked text frame: FIN + text, mask bit + 127 (a 64-bit length follows), 2^62, the masking key
         connection.sendall(bytes([0x81, 0x80 | 127]) + (2**62).to_bytes(8, "big") + b"mask")
-        received = b""
-        while b"\r\n\r\n" not in received or len(received.split(b"\r\n\r\n", 1)[1]) < 4:
-            chunk = connection.recv(4096)
-            assert chunk, f"closed without a close frame: {received!r}"
-            received += chunk
-    handshake, frame = received.split(b"\r\n\r\n", 1)
-    assert handshake.startswith(b"HTTP/1.1 101")
+        frame = received_until(connection, lambda data: len(data) >= 4, handshake.split(b"\r\n\r\n", 1)[1])
     assert frame[0] == 0x88 and int.from_bytes(frame[2:4], "big") == 1009  # a close frame: message too big
+
+
+def received_until(connection, enough, received: bytes = b"") -> bytes:
+    while not enough(received):
+        chunk = connection.recv(4096)
+        assert chunk, f"closed after {received!r}"
+        received += chunk
+    return received
 
 
 def test_a_plain_http_get_of_the_socket_is_a_400_saying_it_is_a_websocket(client):
