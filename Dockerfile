@@ -18,4 +18,4 @@ COPY docs/games docs/games
 RUN pip install --no-cache-dir .
 ENV HOST=0.0.0.0 PORT=8000 RULES_DIR=/app/docs/games
 EXPOSE 8000
-CMD ["gunicorn", "-c", "python:bootstrap.gunicorn_conf", "bootstrap.wsgi:app"]
+CMD ["gunicorn", "-c", "bootstrap/gunicorn_conf.py", "bootstrap.wsgi:app"]

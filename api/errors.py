@@ -12,12 +12,12 @@ from domain.errors import RuleViolation
 from service.errors import ServiceError
 
 HTTP_REASONS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                405: "method_not_allowed", 409: "conflict", 411: "length_required", 413: "body_too_large",
-                414: "uri_too_long", 415: "unsupported_media_type", 422: "invalid_request",
+                405: "method_not_allowed", 408: "request_timeout", 409: "conflict", 411: "length_required",
+                413: "body_too_large", 414: "uri_too_long", 415: "unsupported_media_type", 422: "invalid_request",
                 429: "rate_limited", 431: "headers_too_large", 500: "internal_error", 503: "unavailable"}
 STATUS_TEXT = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-               405: "Method Not Allowed", 409: "Conflict", 411: "Length Required", 413: "Payload Too Large",
-               414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Entity",
+               405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 411: "Length Required",
+               413: "Payload Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Entity",
                429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
                503: "Service Unavailable"}
 # Seconds a client should wait before retrying while Redis is unreachable: a supervised Redis is back

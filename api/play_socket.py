@@ -7,12 +7,21 @@ spares is a move's HTTP: gunicorn's request parsing and sending, Flask's request
 after-request hooks, more than a third of a move's server CPU (docs/performance.md). Answers come
 in the order of the messages; one socket may move any number of seats and matches.
 
-flask-sock (simple-websocket and wsproto underneath) because it runs in gunicorn's gevent workers as they are:
-a socket holds a greenlet, not a worker, as a stream (GET .../stream) does.
+simple-websocket (on wsproto) because it runs in gunicorn's gevent workers as they are: a socket holds a
+greenlet, not a worker, as a stream (GET .../stream) does. The route is flask-sock's, but with a server whose
+frames are refused at their header when it declares more than the largest message (SizeCheckedServer).
 """
-from flask import Flask, current_app
-from flask_sock import Sock
+from contextlib import suppress
+from contextlib import suppress
+from dataclasses import replace
+
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
+from simple_websocket import ConnectionClosed, Server
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection
+from wsproto.extensions import Extension
+from wsproto.frame_protocol import CloseReason, RsvBits
 
 from api.context import forget_request_memo, service
 from api.errors import SCHEMA_MISMATCH, describe, error_body
@@ -44,9 +53,71 @@ ID = RequestId()
 def add_play_socket(app: Flask, spec, max_message_bytes: int) -> None:
     """GET /v1/play, documented in `spec` (apispec's); a message over `max_message_bytes` closes the socket with
     1009 (message too big)."""
-    app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": max_message_bytes, "ping_interval": PING_SECONDS}
-    Sock(app).route("/v1/play", endpoint="play_socket")(play)
+    def play_socket():
+        ws = SizeCheckedServer(request.environ, max_message_size=max_message_bytes, ping_interval=PING_SECONDS)
+        try:
+            play(ws)
+        except ConnectionClosed:
+            pass
+        with suppress(ConnectionClosed):  # closed by the client, or by the server for a reason given already
+            ws.close()
+        return Answered(ws.mode)
+
+    app.route("/v1/play", endpoint="play_socket", websocket=True)(play_socket)
     spec.path(rule=next(app.url_map.iter_rules("play_socket")), operations={"get": OPERATION})
+
+
+class DeclaredSizeLimit(Extension):
+    """Refuses a frame whose header declares more than `max_bytes` (1009, message too big) when the header
+    arrives: simple-websocket counts a message's bytes as they come, so a header declaring 2^62 bytes followed
+    by nothing held the socket. Never offered nor negotiated: the client sees no extension, only the close."""
+    name = "cardroom-declared-size-limit"
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+
+    def enabled(self) -> bool:
+        return True
+
+    def offer(self) -> bool:
+        return False
+
+    def frame_inbound_header(self, proto, opcode, rsv, payload_length) -> CloseReason | RsvBits:
+        return CloseReason.MESSAGE_TOO_BIG if payload_length > self.max_bytes else RsvBits(False, False, False)
+
+
+class SizeCheckedConnection(WSConnection):
+    """wsproto's server connection, with DeclaredSizeLimit among the extensions it accepts with."""
+
+    def __init__(self, max_bytes: int):
+        super().__init__(ConnectionType.SERVER)
+        self.limit = DeclaredSizeLimit(max_bytes)
+
+    def send(self, event):
+        if isinstance(event, AcceptConnection):
+            event = replace(event, extensions=[*event.extensions, self.limit])
+        return super().send(event)
+
+
+class SizeCheckedServer(Server):
+    def handshake(self):
+        self.ws = SizeCheckedConnection(self.max_message_size)
+        super().handshake()
+
+
+class Answered(Response):
+    """What the route returns once the socket is done (flask-sock's way): the socket has written all there is,
+    so the server must write no answer on it. gunicorn ends the request on StopIteration; werkzeug's server
+    (the tests') on a dropped connection, where an answer would reach the client as a garbled frame."""
+
+    def __init__(self, mode: str):
+        super().__init__()
+        self.mode = mode
+
+    def __call__(self, environ, start_response):
+        if self.mode == "gunicorn":
+            raise StopIteration()
+        raise ConnectionAbortedError("the WebSocket is closed")
 
 
 def play(ws) -> None:

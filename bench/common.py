@@ -16,6 +16,7 @@ from simple_websocket import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bootstrap.embedded_redis import EmbeddedRedis, free_port  # noqa: E402
+from bootstrap.run import GUNICORN_CONF  # noqa: E402
 
 
 @contextmanager
@@ -36,10 +37,11 @@ def gunicorn(app: str, redis_url: str, workers: int, options: tuple[str, ...] = 
     """`options`: more gunicorn command-line options, e.g. ("--worker-class", "gevent"); `settings`: more
     environment for bootstrap/config.py."""
     port = free_port()
-    env = {**os.environ, **(settings or {}), "REDIS_URL": redis_url,
+    # every client of a bench connects from 127.0.0.1: the cap on one address's connections would refuse them
+    env = {**os.environ, "MAX_CONNECTIONS_PER_ADDRESS": "0", **(settings or {}), "REDIS_URL": redis_url,
            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     # the project's gunicorn settings (gevent workers, keep-alive), so a bench measures what `make run` serves
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:bootstrap.gunicorn_conf",
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                                 "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
                                 *options, app], env=env)
     base = f"http://127.0.0.1:{port}"

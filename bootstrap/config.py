@@ -53,6 +53,11 @@ class Settings:
                                #   tournament) is canceled
     limit_challenges: str      # LIMIT_CHALLENGES: matches and tournaments inviting other accounts, per inviting
                                #   account, `limits` notation; "" = no limit
+    header_timeout: int        # HEADER_TIMEOUT: whole seconds a connection has to send a request's line and headers, from
+                               #   its opening or its previous answer (an idle kept-alive connection is closed then)
+    body_timeout: float        # BODY_TIMEOUT: seconds a request has to send its body once its headers are in; then 408
+    max_connections_per_address: int  # MAX_CONNECTIONS_PER_ADDRESS: open connections (streams and play sockets
+                               #   included) per client address per web worker process; 0 = no cap
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -105,4 +110,10 @@ class Settings:
             challenge_expiry=float(env.get("CHALLENGE_EXPIRY", "600")),
             # a person challenges a few friends an hour; a bot author pairing bots, tens: never thousands a day
             limit_challenges=env.get("LIMIT_CHALLENGES", "20/minute;200/hour;1000/day"),
+            # a request is sent at once or not at all: seconds of silence mean a client gone or one holding slots
+            header_timeout=int(env.get("HEADER_TIMEOUT", "10")),
+            body_timeout=float(env.get("BODY_TIMEOUT", "10")),
+            # a browser opens a few streams, a bot a stream per match it plays (MAX_OPEN_MATCHES: 100); a worker
+            # serves 1,000 connections (bootstrap/gunicorn_conf.py), so one address holds at most a tenth of them
+            max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
         )

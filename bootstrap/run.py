@@ -15,6 +15,9 @@ from supervisor.supervisord import main as supervisord
 from bootstrap.config import Settings
 from bootstrap.embedded_redis import EmbeddedRedis
 
+# gunicorn reads its settings from this file by its path (bootstrap/gunicorn_conf.py says why)
+GUNICORN_CONF = Path(__file__).with_name("gunicorn_conf.py")
+
 SUPERVISORD = """\
 [supervisord]
 nodaemon=true
@@ -70,8 +73,7 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
     logs = data / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     python = sys.executable
-    programs = [program("web", [python, "-m", "gunicorn", "-c", "python:bootstrap.gunicorn_conf",
-                                "bootstrap.wsgi:app"], logs),
+    programs = [program("web", [python, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "bootstrap.wsgi:app"], logs),
                 program("worker", [python, "-m", "bootstrap.worker"], logs, numprocs=config.workers),
                 program("scheduler", [python, "-m", "bootstrap.scheduler"], logs)]
     # the children inherit REDIS_URL, REDIS_CLUSTER_NODES and RQ_REDIS_URL when set (not printed: they may hold

@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from bootstrap.embedded_redis import free_port
+from bootstrap.run import GUNICORN_CONF
 from tests.e2e.conftest import wait_until_healthy
 
 pytestmark = pytest.mark.e2e
@@ -43,7 +44,7 @@ def other_api_node(server, redis_url, tmp_path_factory):
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "WEB_CONCURRENCY": "1",
            "QUEUE": f"bots-e2e-{server.rsplit(':', 1)[1]}"}
     with (tmp_path_factory.mktemp("node") / "gunicorn.log").open("w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:bootstrap.gunicorn_conf",
+        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                                     "bootstrap.wsgi:app"], env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         wait_until_healthy(base, process)
@@ -154,8 +155,8 @@ def test_slow_clients_and_idle_streams_hold_no_worker_and_a_stalled_request_is_c
                                   json={"move": {"action": "score"}, "expected_version": 2}, timeout=5)
             assert moved.status_code == 201
         assert time.monotonic() - started < 5
-        for connection in stalled:  # the server gives up on a request that does not arrive (gunicorn keepalive: 5 s)
-            connection.settimeout(15)
+        for connection in stalled:  # the server gives up on headers that do not arrive (HEADER_TIMEOUT: 10 s)
+            connection.settimeout(60)
             assert connection.recv(1024) == b""
     finally:
         for connection in stalled:

@@ -1,6 +1,7 @@
 """The play socket (GET /v1/play): each message is POST .../moves in one JSON object and gets what that POST
 answers, status included; one socket moves any seat of any match; nothing but the transport differs."""
 import json
+import socket as raw_socket
 
 import pytest
 import redis
@@ -175,6 +176,27 @@ def test_a_message_over_the_body_limit_closes_the_socket_as_too_big(socket):
     with pytest.raises(ConnectionClosed) as closed:
         socket.receive(timeout=10)
     assert closed.value.reason == 1009
+
+
+def test_a_frame_whose_header_declares_2_to_the_62_bytes_closes_the_socket_as_too_big_without_its_payload(url):
+    host, port = url.removeprefix("ws://").split("/")[0].split(":")
+    with raw_socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(b"GET /v1/play HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        handshake = received_until(connection, lambda data: b"\r\n\r\n" in data)
+        assert handshake.startswith(b"HTTP/1.1 101")
+        # a masked text frame: FIN + text, mask bit + 127 (a 64-bit length follows), 2^62, the masking key
+        connection.sendall(bytes([0x81, 0x80 | 127]) + (2**62).to_bytes(8, "big") + b"mask")
+        frame = received_until(connection, lambda data: len(data) >= 4, handshake.split(b"\r\n\r\n", 1)[1])
+    assert frame[0] == 0x88 and int.from_bytes(frame[2:4], "big") == 1009  # a close frame: message too big
+
+
+def received_until(connection, enough, received: bytes = b"") -> bytes:
+    while not enough(received):
+        chunk = connection.recv(4096)
+        assert chunk, f"closed after {received!r}"
+        received += chunk
+    return received
 
 
 def test_a_plain_http_get_of_the_socket_is_a_400_saying_it_is_a_websocket(client):

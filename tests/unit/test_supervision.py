@@ -2,7 +2,7 @@
 import configparser
 
 from bootstrap.config import Settings
-from bootstrap.run import supervisord_conf
+from bootstrap.run import GUNICORN_CONF, supervisord_conf
 
 
 def parsed(tmp_path, **env) -> configparser.RawConfigParser:
@@ -27,7 +27,7 @@ def test_with_redis_url_only_the_api_the_workers_and_the_scheduler_are_supervise
     assert [s for s in config.sections() if s.startswith("program:")] == \
         ["program:web", "program:worker", "program:scheduler"]
     assert config["program:worker"]["numprocs"] == "3"
-    assert "-c python:bootstrap.gunicorn_conf bootstrap.wsgi:app" in config["program:web"]["command"]
+    assert f"-c {GUNICORN_CONF} bootstrap.wsgi:app" in config["program:web"]["command"]
 
 
 def test_every_program_is_restarted_with_its_whole_process_group_stopped_and_its_own_log(tmp_path):
