@@ -9,6 +9,7 @@ from flask_smorest import Api
 
 from api import errors, limits, play_socket
 from api.accounts import account_routes
+from api.admin import admin as admin_routes
 from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
 from api.feed import feed as feed_routes
@@ -24,6 +25,7 @@ from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
 from domain.games import GAMES
 from service.accounts import AccountService
+from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.matches import MatchService
 from service.streams import MatchStreams
@@ -42,7 +44,7 @@ GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
 CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-                "expose_headers": ["ETag"], "methods": ["GET", "POST", "OPTIONS"], "max_age": 600}
+                "expose_headers": ["ETag"], "methods": ["GET", "POST", "PATCH", "OPTIONS"], "max_age": 600}
 
 
 class CardroomApi(Api):
@@ -60,11 +62,12 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                rules_dir: Path | None = None, rate_limits: RateLimits | None = None,
                streams: MatchStreams | None = None, accounts: AccountService | None = None,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
-               tournament_streams: TournamentStreams | None = None) -> Flask:
+               tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
-    `tournaments` (and their streams): without them, no /v1/tournaments."""
+    `tournaments` (and their streams): without them, no /v1/tournaments. `admin`: the operator's actions
+    (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none."""
     app = Flask("cardroom")
     app.json = OrjsonProvider(app)
     app.config.update(
@@ -82,12 +85,15 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.feeds"] = feeds
     app.extensions["cardroom.tournaments"] = tournaments
     app.extensions["cardroom.tournament_streams"] = tournament_streams
+    app.extensions["cardroom.admin"] = admin
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
                                                                      "or the key of the account holding the seat"})
     api.spec.components.security_scheme("accountKey", {"type": "http", "scheme": "bearer",
                                                        "description": "an account's API key"})
+    api.spec.components.security_scheme("adminKey", {"type": "http", "scheme": "bearer",
+                                                     "description": "the server's ADMIN_KEY setting"})
     for game in GAMES.values():
         for name, schema in components(game.INFO).items():
             api.spec.components.schema(name, schema)
@@ -106,6 +112,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(feed_routes)
     if tournaments is not None and tournament_streams is not None:
         api.register_blueprint(tournament_routes)
+    if admin is not None:
+        api.register_blueprint(admin_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

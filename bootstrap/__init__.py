@@ -19,6 +19,7 @@ from eventstore.quota import WindowQuota
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
+from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.matches import MatchService
@@ -159,10 +160,12 @@ def build_app(config: Settings):
     streams = MatchStreams(service, hub, config.keep_alive)
     feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
     tournaments = build_tournament_service(config, service, client, accounts)
+    admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
+                         config.bot_turn_expiry)
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
-                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive))
+                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin)
 
 
 def build_docs_app():
@@ -175,4 +178,5 @@ def build_docs_app():
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
-                      tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10))
+                      tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
+                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600))

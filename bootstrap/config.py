@@ -49,6 +49,7 @@ class Settings:
     recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
     max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
+    admin_key: str | None      # ADMIN_KEY: the operator's bearer key for /v1/admin and `cardroom admin`; unset = no admin
     challenge_expiry: float    # CHALLENGE_EXPIRY: seconds an invited account has to accept before the match (or
                                #   tournament) is canceled
     limit_challenges: str      # LIMIT_CHALLENGES: matches and tournaments inviting other accounts, per inviting
@@ -108,6 +109,7 @@ class Settings:
             max_tournament_matches=int(env.get("MAX_TOURNAMENT_MATCHES", "10000")),
             # Lichess's challenges expire as fast; a bot that auto-accepts answers in a second
             challenge_expiry=float(env.get("CHALLENGE_EXPIRY", "600")),
+            admin_key=env.get("ADMIN_KEY") or None,
             # a person challenges a few friends an hour; a bot author pairing bots, tens: never thousands a day
             limit_challenges=env.get("LIMIT_CHALLENGES", "20/minute;200/hour;1000/day"),
             # a request is sent at once or not at all: seconds of silence mean a client gone or one holding slots

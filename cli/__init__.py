@@ -1,11 +1,13 @@
 """The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
 server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py).
-`cardroom tournament --url URL ...` runs a tournament on a server and prints its standings."""
+`cardroom tournament --url URL ...` runs a tournament on a server and prints its standings. `cardroom admin --url URL
+--key ADMIN_KEY ...` acts as the operator (cli/admin.py)."""
 import argparse
 import json
 import logging
 import sys
 
+from cli.admin import add_admin_command, run_admin
 from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
@@ -32,8 +34,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="the challenges to accept (the others are declined): anyone (the default), nobody, or a "
                           "comma-separated list of account names or ids")
     add_tournament_command(commands)
+    add_admin_command(commands)
     args = parser.parse_args(argv)
-    return {"bot": run_bot, "tournament": run_tournament}.get(args.command, run_verify)(args)
+    return {"bot": run_bot, "tournament": run_tournament, "admin": run_admin}.get(args.command, run_verify)(args)
 
 
 def accepted_challengers(value: str) -> str | set[str]:

@@ -15,6 +15,7 @@ It is a decider too. Its own events are public; the game's events are redacted b
                                              bot's move for it, or seat_forfeited, or match_aborted
     seat_forfeited {seat}                    the seat is out for running out of time
     match_aborted  {seat}                    that seat's first decision never came: the match ends, no result
+                   {by: "operator", reason}  or the operator stopped it (POST /v1/admin/matches/<id>/abort)
     match_finished {result, seed, salt}      appended with the move that ends the game
 Its state: {game, options, seats, status, version, commitment, seed_source, game_state, result, seed, salt,
 clock, out}: `clock` is the turn clock (domain/clock.py; None without one), `out` maps a seat (as a string)
@@ -25,7 +26,8 @@ at once and the seats still in win; otherwise the others play on and the out sea
 the greedy bot in the workers, as a bot seat's (a "zombie" seat: `seats[i]["zombie"]`). A seat that timed
 out `zombie_after` times is played the same way to the end, but stays in. The result names both:
 `{"winners", "scores", "out": {seat: why}, "zombies": [seats]}`; an aborted match's result is
-`{"winners": [], "scores": {}, "aborted": {"seat", "reason"}}` and counts for nobody.
+`{"winners": [], "scores": {}, "aborted": {"seat", "reason"}}` (an operator's: `{"by": "operator", "reason"}`) and
+counts for nobody.
 
 CHALLENGES: a seat of another account than the creator's is `invited` (the service decides which, by the account's
 own policy): the match waits, dealing nothing, until every invited seat is accepted; one decline, or
@@ -205,6 +207,14 @@ def time_out(state: dict, seat: int, now: int, seed: str, salt: str) -> list[dic
     if state["clock"]["spec"]["on_timeout"] == clock.FORFEIT:
         return timed_out + _out(after, seat, "seat_forfeited", seed, salt)
     return timed_out + decide(after, seat, substitute_move(state, seat, seed), seed, salt)
+
+
+def abort(state: dict, reason: str, seed: str, salt: str) -> list[dict]:
+    """The operator stops a match that has not ended (a broken or abusive one): it ends with no result."""
+    require(state["status"] != FINISHED, "match_finished", "the match is over")
+    aborted = {"by": "operator", "reason": reason}
+    return [{"type": "match_aborted", "data": aborted},
+            _finished({"winners": [], "scores": {}, "aborted": aborted}, seed, salt)]
 
 
 def substitute_move(state: dict, seat: int, seed: str) -> dict:

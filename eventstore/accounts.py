@@ -3,7 +3,7 @@ Both implementations pass tests/contract/test_account_store_contract.py.
 
 In Redis the keys of one account share the hash tag {a:<id>} (DESIGN.md: one aggregate, one hash tag):
     cr:{a:<id>}:account   hash: id, name, kind, created_at, key (the SHA-256 of its API key, hex), challenges
-                          (who may invite it, as JSON; absent: the default)
+                          (who may invite it, as JSON; absent: the default), disabled (the operator's reason)
     cr:{a:<id>}:matches   sorted set: match id -> the account's own running number (newest = highest)
     cr:{a:<id>}:open      set: the account's matches not yet seen finished (for the bound on open matches)
     cr:{a:<id>}:invited   set: the matches inviting the account, not yet seen accepted or ended (never counted
@@ -38,7 +38,7 @@ redis.call('ZADD', KEYS[2], position, ARGV[1])
 return position
 """
 FIELDS = ("id", "name", "kind", "created_at", "key")
-OPTIONAL_FIELDS = ("challenges",)
+OPTIONAL_FIELDS = ("challenges", "disabled")  # disabled: the operator's reason; "" or absent = enabled
 
 
 class AccountStore(ABC):

@@ -13,7 +13,7 @@ import uuid
 
 from eventstore.accounts import AccountStore
 from eventstore.clock import utc_now
-from service.errors import Conflict, NotFound, Unauthorized, Unprocessable
+from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 
 KINDS = ("human", "bot")
 KEY_PREFIX = "crk_"  # tells an account key from a seat token at a glance (and to secret scanners)
@@ -85,15 +85,26 @@ class AccountService:
         return account
 
     def by_credential(self, credential: str) -> dict | None:
-        """The account whose current key this is; None for anything else (a seat token, say)."""
+        """The account whose current key this is; None for anything else (a seat token, say). A disabled
+        account's key is refused (403 account_disabled)."""
         if not credential.startswith(KEY_PREFIX):
             return None
         hashed, memo = key_hash(credential), self._memo()
         if memo is None:
-            return self._accounts.by_key(hashed)
-        if hashed not in memo:
-            memo[hashed] = self._accounts.by_key(hashed)
-        return memo[hashed]
+            account = self._accounts.by_key(hashed)
+        else:
+            if hashed not in memo:
+                memo[hashed] = self._accounts.by_key(hashed)
+            account = memo[hashed]
+        if account and account.get("disabled"):
+            raise Forbidden("account_disabled", "this account is disabled by the operator")
+        return account
+
+    def set_disabled(self, reference: str, reason: str | None) -> dict:
+        """Disables the account (its key is refused from now on), with the operator's `reason`; None enables it."""
+        account = self.resolve(reference)
+        self._accounts.set_field(account["id"], "disabled", reason or "")
+        return {**public(account), "disabled": reason}
 
     def set_challenges(self, credential: str | None, policy) -> dict:
         """Sets who may invite the caller's account: NOBODY, ANYONE, AUTO or a list of accounts (ids or names)."""

@@ -126,6 +126,8 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
             decided = _decided(version, lambda: match.accept(state, event["data"]["seat"], seed))
         elif event["type"] == "seat_declined":
             decided = _decided(version, lambda: match.decline(state, event["data"]["seat"], seed, salt))
+        elif event["type"] == "match_aborted":  # by the operator (a timeout's comes with turn_timed_out)
+            decided = _decided(version, lambda: match.abort(state, event["data"]["reason"], seed, salt))
         elif event["type"] == "match_canceled":
             decided = _decided(version, lambda: match.expire_invitations(state, clock.millis(event["time"]),
                                                                          seed, salt))

@@ -262,9 +262,57 @@ class MatchService:
     def resign(self, match_id: str, token: str | None) -> dict:
         """The caller's seat gives up (docs/clocks.md, "Resign"): 200 with the match; a retry after it
         resigned answers the same, even once its resignation has ended the match."""
+        return self._resign(match_id, lambda current: self._seat(current.meta, token, required=True))
+
+    def abort(self, match_id: str, reason: str) -> dict:
+        """The operator ends a match that has not ended, with no result (docs/operations.md)."""
         for _ in range(JOIN_ATTEMPTS):
             current = self._load(match_id)
-            seat = self._seat(current.meta, token, required=True)
+            try:
+                events = match.abort(current.state, reason, current.meta["seed"], current.meta["salt"])
+            except IllegalMove as refused:
+                raise Conflict(refused.reason, refused.message) from None
+            try:
+                state = self._append_now(match_id, current, events)
+            except VersionConflict:
+                continue
+            for seat in state["seats"]:
+                if seat.get("account"):
+                    self._accounts.close_matches(seat["account"], [match_id])
+            return self.document(match_id, state, None)
+        raise Conflict("busy", "the match kept changing while aborting; try again")
+
+    def withdraw(self, account_id: str) -> list[str]:
+        """Takes an account out of every match it holds or is invited to (a disabled account): resigns its seats
+        in running matches, where the greedy bot plays them on (docs/clocks.md), gives up its seats not dealt
+        yet and declines its invitations. The matches it changed."""
+        changed = []
+        for match_id in self._accounts.open_match_ids(account_id) + self._accounts.invitation_ids(account_id):
+            try:
+                if not match_id.startswith(TOURNAMENT) and self._withdraw_from(match_id, account_id):
+                    changed.append(match_id)
+            except (NotFound, Conflict) as missed:  # gone, or changing under us: the account's key is refused anyway
+                log.warning("account %s not withdrawn from match %s: %s", account_id, match_id, missed.message)
+        return changed
+
+    def _withdraw_from(self, match_id: str, account_id: str) -> bool:
+        current = self._load(match_id)
+        seat, state = account_seat(current.meta, account_id), current.state
+        if seat is None or state["status"] == match.FINISHED or match.seat_out(state, seat):
+            return False
+        if state["status"] == match.ACTIVE:
+            self._resign(match_id, lambda _: seat)
+        elif state["seats"][seat].get("invited"):
+            self._change_seats(match_id, lambda now: (seat, match.decline(now.state, seat, now.meta["seed"],
+                                                                          now.meta["salt"]), None), "declining")
+        else:
+            self._change_seats(match_id, lambda now: (seat, match.leave(now.state, seat), None), "leaving")
+        return True
+
+    def _resign(self, match_id: str, seat_of: Callable[[Current], int]) -> dict:
+        for _ in range(JOIN_ATTEMPTS):
+            current = self._load(match_id)
+            seat = seat_of(current)
             if match.seat_out(current.state, seat) == match.RESIGNED:
                 return self.document(match_id, current.state, seat)
             try:

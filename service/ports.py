@@ -6,6 +6,9 @@ class BotScheduler(Protocol):
     def schedule(self, match_id: str, seat: int, version: int) -> None:
         """Arrange for the bot at `seat` to play the turn awaited at `version` (at most once per turn)."""
 
+    def requeue(self, match_id: str, seat: int, version: int) -> None:
+        """Arrange it again, replacing a job that is not waiting to run (the operator's push for a lost turn)."""
+
 
 class TurnTimers(Protocol):
     def schedule(self, match_id: str, version: int, at: float) -> None:
@@ -24,6 +27,9 @@ class NoBots:
     """A scheduler that schedules nothing: for tools that only read."""
 
     def schedule(self, match_id: str, seat: int, version: int) -> None:
+        return None
+
+    def requeue(self, match_id: str, seat: int, version: int) -> None:
         return None
 
 

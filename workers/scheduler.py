@@ -6,7 +6,8 @@ from datetime import datetime, timezone
 
 import redis
 from rq import Queue, Retry
-from rq.job import Job
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 
 JOB_TIMEOUT_SECONDS = 60
 log = logging.getLogger(__name__)
@@ -43,6 +44,20 @@ class RqBotScheduler:
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("bot turn %s not enqueued (Redis unreachable); the janitor will",
                         bot_job_id(match_id, seat, version))
+
+    def requeue(self, match_id: str, seat: int, version: int) -> None:
+        """Enqueues the turn again unless its job is waiting in the queue: the operator's push for a turn whose
+        job was lost or failed (a second run submits at the same version, so the turn is still played once)."""
+        job_id = bot_job_id(match_id, seat, version)
+        try:
+            job = Job.fetch(job_id, connection=self.queue.connection)
+        except NoSuchJobError:
+            job = None
+        if job is not None and job.get_status() == JobStatus.QUEUED and job_id in self.queue.get_job_ids():
+            return
+        if job is not None:
+            job.delete()
+        self._enqueue(match_id, seat, version)
 
     def _enqueue(self, match_id: str, seat: int, version: int) -> None:
         # The deterministic id lets us skip a turn already queued. Two schedulers racing past this check

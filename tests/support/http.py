@@ -4,6 +4,7 @@ from api.context import request_memo
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
+from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.streams import MatchStreams
@@ -16,9 +17,10 @@ KEEP_ALIVE_SECONDS = 0.2
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 
 
-def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, **service_options):
+def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
+                **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
-    api.rate_limits.RateLimits (default: none)."""
+    api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
@@ -29,9 +31,10 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments
+    admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600)
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits,
-                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS))
+                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin)
     return app.test_client()
 
 

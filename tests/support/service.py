@@ -14,6 +14,9 @@ class InlineBots:
         self.scheduled: list[tuple[str, int, int]] = []
         self._draining = False
 
+    def requeue(self, match_id, seat, version):
+        self.schedule(match_id, seat, version)
+
     def schedule(self, match_id, seat, version):
         self.scheduled.append((match_id, seat, version))
         if self._draining or self.service is None:
@@ -34,6 +37,9 @@ class RecordedBots:
 
     def schedule(self, match_id, seat, version):
         self.scheduled.append((match_id, seat, version))
+
+    def requeue(self, match_id, seat, version):
+        self.schedule(match_id, seat, version)
 
 
 def make_service(bots=None, snapshot_every=25, store=None, accounts=None, tournaments=None, **options):

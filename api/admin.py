@@ -1,0 +1,69 @@
+"""The operator's actions, with the ADMIN_KEY as 'Authorization: Bearer <key>' (docs/operations.md): off (404
+admin_disabled) when the server has no ADMIN_KEY."""
+from flask import current_app
+from flask.views import MethodView
+
+from api.context import seat_token
+from api.etags import Blueprint
+from api.schemas import AdminAccount, AdminAction, BotTurns, Match
+from service.admin import AdminService
+
+admin = Blueprint("admin", __name__, url_prefix="/v1/admin",
+                  description="The operator's actions, with the ADMIN_KEY. Each names its `reason` (and who asks, "
+                              "`by`): both are logged, and an abort is in the match's log.")
+ADMIN_KEY = [{"adminKey": []}]
+
+
+def service() -> AdminService:
+    return current_app.extensions["cardroom.admin"]
+
+
+@admin.route("/matches/<match_id>/abort")
+class AbortMatch(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, Match)
+    @admin.doc(security=ADMIN_KEY, operationId="abortMatch")
+    def post(self, body, match_id):
+        """End a match that has not ended, with no result: `match_aborted {by: operator, reason}` in its log,
+        replayed by the audit. 409 match_finished if it is over."""
+        return service().abort_match(seat_token(), match_id, body["reason"], body["by"])
+
+
+@admin.route("/accounts/<account>/disable")
+class DisableAccount(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, AdminAccount)
+    @admin.doc(security=ADMIN_KEY, operationId="disableAccount")
+    def post(self, body, account):
+        """Refuse the account's key (403 account_disabled) and take it out of its matches: its seats in running
+        matches resign (the greedy bot plays them on), its seats not dealt yet are left, its invitations declined."""
+        return service().disable_account(seat_token(), account, body["reason"], body["by"])
+
+
+@admin.route("/accounts/<account>/enable")
+class EnableAccount(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, AdminAccount)
+    @admin.doc(security=ADMIN_KEY, operationId="enableAccount")
+    def post(self, body, account):
+        """Accept the account's key again (the matches it was taken out of stay as they are)."""
+        return service().enable_account(seat_token(), account, body["reason"], body["by"])
+
+
+@admin.route("/bot-turns")
+class StuckBotTurns(MethodView):
+    @admin.response(200, BotTurns)
+    @admin.doc(security=ADMIN_KEY, operationId="listStuckBotTurns")
+    def get(self):
+        """The bot turns awaited longer than STALL_AFTER (the janitor re-enqueues those whose job is gone)."""
+        return service().stuck_bot_turns(seat_token())
+
+
+@admin.route("/bot-turns/requeue")
+class RequeueBotTurns(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, BotTurns)
+    @admin.doc(security=ADMIN_KEY, operationId="requeueStuckBotTurns")
+    def post(self, body):
+        """Enqueue every stuck bot turn again; each is still played once (its job submits at its version)."""
+        return service().requeue_bot_turns(seat_token(), body["reason"], body["by"])
