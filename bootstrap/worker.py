@@ -17,6 +17,8 @@ from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
 log = logging.getLogger("cardroom.worker")
+# a worker is taken as dead after STALL_AFTER without a beat: 4 beats missed, not one late beat under load
+BEATS_PER_STALL = 4
 
 
 def run_janitor(service, scheduler, tournaments, tournament_scheduler, config) -> None:
@@ -64,7 +66,7 @@ def main() -> None:
     worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
     threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
                                                config), daemon=True, name="janitor").start()
-    threading.Thread(target=beat, args=(worker, config.stall_after / 3, threading.Event()), daemon=True,
+    threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event()), daemon=True,
                      name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.
     worker.work()
