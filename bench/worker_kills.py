@@ -4,7 +4,8 @@ default main) and after (the working tree), each with its own default STALL_AFTE
 `--workers` RQ workers (`python -m bootstrap.worker` of the tree) play all-bot Mantis matches of searching
 bots (`--budget-ms` a turn, so a kill lands mid-job); a killed worker is started again at once, as
 supervisord does. Each kill picks a worker that holds a bot turn, 0.1-0.4 s after the previous kill; a turn
-resumes when its match moves past the version it was at. Printed: the seconds from each kill to its turn's
+resumes when another worker starts it again (or its match has moved past the version it was at); a turn
+killed again is a new kill. Printed: the seconds from each kill to its turn's
 resumption, median and max.
 Usage: python bench/worker_kills.py [BEFORE=main] [--kills 12] [--workers 2] [--matches 4]
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import redis
 from rq import Queue, Worker
+from rq.job import Job, JobStatus
 
 from common import embedded_redis, median
 from eventstore.redis_store import RedisEventStore
@@ -41,19 +43,20 @@ class Workers:
         return subprocess.Popen([sys.executable, "-m", "bootstrap.worker"], cwd="/", env=self.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def kill_one_holding_a_turn(self, queue: Queue, chance: random.Random) -> str | None:
-        """Kills a worker in the middle of a bot turn and starts another: that turn's job id (None: no worker
-        holds one)."""
-        holding = {worker.pid: worker.get_current_job_id() for worker in Worker.all(queue=queue)}
-        busy = [i for i, process in enumerate(self.processes) if (holding.get(process.pid) or "").startswith("bot-")]
+    def kill_one_holding_a_turn(self, queue: Queue, chance: random.Random) -> tuple[str, str] | None:
+        """Kills a worker in the middle of a bot turn and starts another: (the worker's name, the turn's job
+        id), or None when no worker holds one."""
+        holding = {worker.pid: (worker.name, worker.get_current_job_id()) for worker in Worker.all(queue=queue)}
+        busy = [i for i, process in enumerate(self.processes)
+                if (holding.get(process.pid, (None, None))[1] or "").startswith("bot-")]
         if not busy:
             return None
         victim = chance.choice(busy)
-        job_id = holding[self.processes[victim].pid]
+        held = holding[self.processes[victim].pid]
         self.processes[victim].send_signal(signal.SIGKILL)
         self.processes[victim].wait()
         self.processes[victim] = self.start()
-        return job_id
+        return held
 
     def stop(self):
         for process in self.processes:
@@ -65,6 +68,16 @@ def match_and_version(job_id: str) -> tuple[str, int]:
     """From a bot turn's job id, bot-<match>-<version>-<seat> (workers/scheduler.py)."""
     match_id, version, _ = job_id.removeprefix("bot-").rsplit("-", 2)
     return match_id, int(version)
+
+
+def resumed_elsewhere(service: MatchService, queue: Queue, killed: str, job_id: str) -> bool:
+    """The turn is played, or another worker than the one killed has started it again."""
+    match_id, version = match_and_version(job_id)
+    match = service.get(match_id, None)
+    if match["version"] > version or match["status"] == "finished":
+        return True
+    job = Job.fetch(job_id, connection=queue.connection) if Job.exists(job_id, connection=queue.connection) else None
+    return job is not None and job.get_status() == JobStatus.STARTED and job.worker_name not in (None, killed)
 
 
 def resume_times(tree: Path, args) -> list[float]:
@@ -87,19 +100,18 @@ def resume_times(tree: Path, args) -> list[float]:
             next_kill = time.monotonic()
             while len(resumed) + len(pending) < args.kills or pending:
                 now = time.monotonic()
-                for (match_id, version), killed_at in list(pending.items()):
-                    match = service.get(match_id, None)
-                    if match["version"] > version or match["status"] == "finished":
+                for (killed, job_id), killed_at in list(pending.items()):
+                    if resumed_elsewhere(service, queue, killed, job_id):
                         resumed.append(now - killed_at)
                         print(f"  {tree.name}: resumed {resumed[-1]:.1f} s after its kill", flush=True)
-                        del pending[(match_id, version)]
+                        del pending[(killed, job_id)]
                     elif now - killed_at > NEVER:
                         resumed.append(float("inf"))
-                        del pending[(match_id, version)]
+                        del pending[(killed, job_id)]
                 if len(resumed) + len(pending) < args.kills and now >= next_kill:
-                    job_id = workers.kill_one_holding_a_turn(queue, chance)
-                    if job_id:
-                        pending.setdefault(match_and_version(job_id), now)
+                    held = workers.kill_one_holding_a_turn(queue, chance)
+                    if held:
+                        pending[held] = now
                         next_kill = now + chance.uniform(0.1, 0.4)
                 matches = [m if service.get(m, None)["status"] != "finished" else new_match() for m in matches]
                 time.sleep(0.02)

@@ -1,5 +1,4 @@
 """Wiring: the one place that builds Redis and RQ clients and puts the layers together."""
-import logging
 import time
 from functools import lru_cache
 
@@ -13,6 +12,7 @@ from api.app import create_app
 from api.context import request_memo
 from api.rate_limits import RateLimits
 from bootstrap.config import Settings
+from bootstrap.outage import UNREACHABLE, RedisOutage
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
 from eventstore.memory import InMemoryEventStore
 from eventstore.redis_cluster import ClusterEventStore
@@ -90,16 +90,17 @@ def build_event_store(config: Settings, client: redis.Redis | RedisCluster) -> R
     return ClusterEventStore(client, **wait) if isinstance(client, RedisCluster) else RedisEventStore(client, **wait)
 
 
-def wait_for_redis(client: redis.Redis, log: logging.Logger, longest_pause: float = 2.0) -> None:
+def wait_for_redis(client: redis.Redis, outage: RedisOutage, longest_pause: float = 2.0) -> None:
     """Returns once Redis answers, so a worker started (or restarted) during an outage waits instead of
     crashing in a loop that its supervisor would give up on."""
     pause = 0.1
     while True:
         try:
             client.ping()
+            outage.back()
             return
-        except (redis.ConnectionError, redis.TimeoutError):
-            log.warning("waiting for Redis (unreachable); next try in %.1f s", pause)
+        except UNREACHABLE as error:
+            outage.lost(error)
             time.sleep(pause)
             pause = min(2 * pause, longest_pause)
 
