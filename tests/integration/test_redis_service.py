@@ -1,4 +1,5 @@
 """The service on a real Redis: races, retries, snapshots, and bot turns run by a real RQ worker."""
+import logging
 import threading
 import time
 from datetime import timedelta
@@ -9,6 +10,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job, JobStatus
 from rq.utils import now as rq_now, utcformat
 
+from bootstrap.outage import RedisOutage
 from bootstrap.worker import beat
 
 from domain import match
@@ -168,7 +170,7 @@ def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_set
     started_by(job, busy, scheduler.queue)
     busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     stop = threading.Event()
-    beating = threading.Thread(target=beat, args=(busy, 0.1, stop))  # as bootstrap.worker does mid-job
+    beating = threading.Thread(target=beat, args=(busy, 0.1, stop, RedisOutage(logging.getLogger(__name__))))
     beating.start()
     try:
         for _ in range(8):  # 8 janitor passes over 40 s (of the service's clock) of one search
