@@ -18,8 +18,9 @@ from api.game_schemas import components
 from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
-from api.new_match import NEW_CLOCK, NEW_MATCH, NEW_SEAT, clock_schema, new_match_schema, new_seat_schema
-from api.schemas import Error, PlayAnswer, PlayMessage
+from api.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
+                           new_seat_schema)
+from api.schemas import ClockSpec, Error, PlayAnswer, PlayMessage
 from api.streams import streams as stream_routes
 from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
@@ -99,6 +100,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
             api.spec.components.schema(name, schema)
     api.spec.components.schema(NEW_SEAT, new_seat_schema())
     api.spec.components.schema(NEW_CLOCK, clock_schema())
+    # a tournament's body documents its clock by the schema that reads it, with the match's rule added
+    api.spec.components.schema("ClockSpec", {"not": NOT_A_CLOCK}, schema=ClockSpec)
     api.spec.components.schema(NEW_MATCH, new_match_schema())
     api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
     api.spec.components.schema("PlayAnswer", schema=PlayAnswer)

@@ -5,6 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from api.context import seat_token, vary_on_authorization
 from api.limits import Blueprint
+from api.schemas import LARGEST
 from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, VERSION_DIGITS, last_event_id, ndjson, sse, written
 from service.feed import AccountFeeds
 
@@ -14,7 +15,7 @@ feed = Blueprint("feed", __name__, url_prefix="/v1/accounts",
 
 
 class FeedQuery(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), metadata={
+    after = fields.Integer(validate=validate.Range(min=0, max=LARGEST), metadata={
         "description": "resume: the `position` of the last frame you got (the Last-Event-ID header wins over it)"})
 
 

@@ -26,6 +26,8 @@ SEED_OWNER_PLAYS_EVERY_SEAT = {
 # domain/clock.py: a clock needs a per-move limit or a bank (each part's default applies when it is left out)
 NO_LIMIT = {"allOf": [{"required": ["move_ms"], "properties": {"move_ms": {"enum": [0]}}},
                       {"anyOf": [{"not": {"required": ["bank_ms"]}}, {"properties": {"bank_ms": {"enum": [0]}}}]}]}
+# what every clock is not, a match's (NewClock) and a tournament's (ClockSpec, which reads both)
+NOT_A_CLOCK = {**NO_LIMIT, "description": "neither a per-move limit nor a bank"}
 REQUEST_BODY = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{NEW_MATCH}"}}}}
 
 
@@ -74,7 +76,7 @@ def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
 
 def clock_schema() -> dict:
     return {**_options_schema(clock.SPEC, {}), "description": "a turn clock (docs/clocks.md); none: no clock",
-            "not": {**NO_LIMIT, "description": "neither a per-move limit nor a bank"}}
+            "not": NOT_A_CLOCK}
 
 
 def _options_schema(options, choice: dict) -> dict:

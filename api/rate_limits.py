@@ -11,7 +11,7 @@ of a move's CPU before any counter is touched (docs/performance.md). What this s
 per endpoint and caller, is one `hit` per limit part, here."""
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
@@ -31,6 +31,9 @@ class RateLimits:
     join: str
     moves: str
     accounts: str = ""  # account creations, always per address (a new account has no key yet)
+    # the storage's client options (its timeouts and retries: a frozen Redis must not hold a request longer
+    # here than in the event store)
+    storage_options: dict = field(default_factory=dict)
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
@@ -43,7 +46,7 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
                if limit and endpoint in app.view_functions}
     if not limited:
         return
-    windows = FixedWindowRateLimiter(storage_from_string(limits.storage_uri))
+    windows = FixedWindowRateLimiter(storage_from_string(limits.storage_uri, **limits.storage_options))
 
     def refusal(endpoint: str, whom: str) -> tuple[dict, list[tuple[str, str]]] | None:
         """The 429 (body, headers) past any part of the endpoint's limit (a refused request counts no further)."""

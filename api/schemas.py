@@ -139,7 +139,7 @@ class EventsQuery(Schema):
 
 
 class StreamQuery(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), metadata={
+    after = fields.Integer(validate=validate.Range(min=0, max=LARGEST), metadata={
         "description": "resume: only the events after this version (the Last-Event-ID header wins over it)"})
 
 

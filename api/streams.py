@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.context import seat_token
-from api.schemas import StreamQuery
+from api.schemas import LARGEST, StreamQuery
 from service.errors import ServiceError
 from service.streams import Frame, MatchStreams
 
@@ -58,9 +58,9 @@ def last_event_id() -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is None or header == "":
         return None
-    if not (len(header) <= VERSION_DIGITS and header.isascii() and header.isdigit()):
+    if not (len(header) <= VERSION_DIGITS and header.isascii() and header.isdigit() and int(header) <= LARGEST):
         raise ServiceError("invalid_last_event_id", "Last-Event-ID is the version of the last frame you got: "
-                                                    f"a whole number, 0 or more, of at most {VERSION_DIGITS} digits")
+                                                    f"a whole number from 0 to {LARGEST}")
     return int(header)
 
 

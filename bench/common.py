@@ -35,11 +35,11 @@ NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMI
 @contextmanager
 def gunicorn(app: str, redis_url: str, workers: int, options: tuple[str, ...] = (), settings: dict | None = None):
     """`options`: more gunicorn command-line options, e.g. ("--worker-class", "gevent"); `settings`: more
-    environment for bootstrap/config.py."""
+    environment for bootstrap/config.py, or a PYTHONPATH of another source tree to serve (bench/trees.py)."""
     port = free_port()
     # every client of a bench connects from 127.0.0.1: the cap on one address's connections would refuse them
-    env = {**os.environ, "MAX_CONNECTIONS_PER_ADDRESS": "0", **(settings or {}), "REDIS_URL": redis_url,
-           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "MAX_CONNECTIONS_PER_ADDRESS": "0", "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+           **(settings or {}), "REDIS_URL": redis_url}
     # the project's gunicorn settings (gevent workers, keep-alive), so a bench measures what `make run` serves
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                                 "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning",

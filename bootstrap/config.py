@@ -21,7 +21,8 @@ class Settings:
     web_workers: int           # WEB_CONCURRENCY: gunicorn worker processes
     queue: str                 # QUEUE: the RQ queue for bot turns
     max_body_bytes: int        # MAX_BODY_BYTES: larger request bodies get 413
-    stall_after: float         # STALL_AFTER: seconds a bot turn may be awaited before the janitor re-enqueues it
+    stall_after: float         # STALL_AFTER: seconds a bot turn may be awaited without a live worker on it (its
+                               #   job gone, or its worker silent: killed) before the janitor re-enqueues it
     janitor_every: float       # JANITOR_EVERY: seconds between janitor passes
     redis_timeout: float       # REDIS_TIMEOUT: seconds to connect to or hear from Redis before a request gets 503
     redis_appendfsync: str     # REDIS_APPENDFSYNC: the embedded Redis's AOF fsync policy (everysec, or always: no loss)
@@ -79,7 +80,8 @@ class Settings:
             web_workers=int(env.get("WEB_CONCURRENCY", str(2 * cores))),
             queue=env.get("QUEUE", "bots"),
             max_body_bytes=int(env.get("MAX_BODY_BYTES", "65536")),
-            stall_after=float(env.get("STALL_AFTER", "5")),
+            # a killed worker's turn resumes about this long after its last beat (a worker beats 4 times in it)
+            stall_after=float(env.get("STALL_AFTER", "2")),
             janitor_every=float(env.get("JANITOR_EVERY", "1")),
             redis_timeout=float(env.get("REDIS_TIMEOUT", "2")),
             redis_appendfsync=env.get("REDIS_APPENDFSYNC", "everysec"),

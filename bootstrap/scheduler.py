@@ -12,6 +12,7 @@ import time
 from rq.scheduler import RQScheduler
 
 from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
+from bootstrap.outage import UNREACHABLE, RedisOutage
 
 log = logging.getLogger("cardroom.scheduler")
 POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
@@ -22,24 +23,34 @@ class PollingScheduler(RQScheduler):
     `interval` seconds (it also gives its locks interval + 60 s, and Redis wants whole seconds there), which
     would let a turn-clock timer fire up to a second late. The loop is RQ's own (rq/scheduler.py, work)."""
 
+    def __init__(self, *args, outage: RedisOutage, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.outage = outage
+
     def work(self):
         self._install_signal_handlers()
         self.register_birth()
         while not self._stop_requested:
-            if self.should_reacquire_locks:
-                self.acquire_locks()
-            self.heartbeat()
-            self.enqueue_scheduled_jobs()
+            try:
+                if self.should_reacquire_locks:
+                    self.acquire_locks()
+                self.heartbeat()
+                self.enqueue_scheduled_jobs()
+                self.outage.back()
+            except UNREACHABLE as error:  # rides the outage out rather than dying with a traceback
+                self.outage.lost(error)
             time.sleep(POLL_SECONDS)
         self.stop()
 
 
 def main() -> None:
     config = settings()
+    outage = RedisOutage(log)
+    logging.getLogger("rq.scheduler").addFilter(outage.quieting())
     queue = build_queue(config)
-    wait_for_redis(queue.connection, log)
+    wait_for_redis(queue.connection, outage)
     PollingScheduler([queue, build_timer_queue(queue)], connection=queue.connection,
-                     name=f"cardroom-{socket.gethostname()}-{config.queue}").work()
+                     name=f"cardroom-{socket.gethostname()}-{config.queue}", outage=outage).work()
 
 
 if __name__ == "__main__":

@@ -8,37 +8,43 @@ import logging
 import threading
 import time
 
-import redis
 from rq import SimpleWorker
 
 from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
                        build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
+from bootstrap.outage import UNREACHABLE, RedisOutage
 from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
 log = logging.getLogger("cardroom.worker")
+# a worker is taken as dead after STALL_AFTER without a beat: 4 beats missed, not one late beat under load
+BEATS_PER_STALL = 4
 
 
-def run_janitor(service, scheduler, tournaments, tournament_scheduler, config) -> None:
-    while True:
-        time.sleep(config.janitor_every)
+def run_janitor(service, scheduler, tournaments, tournament_scheduler, config, outage: RedisOutage) -> None:
+    while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
             sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
             service.archive_finished()  # idempotent: every worker's janitor may run it
             sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
-        except (redis.ConnectionError, redis.TimeoutError):
-            log.warning("janitor: Redis unreachable; next pass in %.1f s", config.janitor_every)
+            outage.back()
+        except UNREACHABLE as error:
+            outage.lost(error)
         except Exception:  # no failure may end the thread; the next pass tries again
             log.exception("janitor pass failed")
+        time.sleep(config.janitor_every)
 
 
-def beat(worker: SimpleWorker, every: float, stop: threading.Event) -> None:
+def beat(worker: SimpleWorker, every: float, stop: threading.Event, outage: RedisOutage) -> None:
     """RQ's SimpleWorker beats only between jobs; this beats during a long search too, so the janitor
     can tell a busy worker from a dead one within `stall_after`."""
     while not stop.wait(every):
         try:
             if worker.connection.exists(worker.key):  # registered, and not yet gone: never recreate it
                 worker.heartbeat()
+            outage.back()
+        except UNREACHABLE as error:
+            outage.lost(error)
         except Exception:  # as for the janitor: the next beat tries again
             log.exception("worker heartbeat failed")
 
@@ -53,9 +59,11 @@ class BotWorker(SimpleWorker):
 
 def main() -> None:
     config = settings()
+    outage = RedisOutage(log)
+    logging.getLogger("rq.worker").addFilter(outage.quieting())
     scheduler = build_bot_scheduler(config)
     queue = scheduler.queue
-    wait_for_redis(queue.connection, log)
+    wait_for_redis(queue.connection, outage)
     client = build_redis(config)
     accounts = build_accounts(config, client)  # a tournament's matches may seat accounts
     service = build_match_service(config, client, accounts)
@@ -63,9 +71,9 @@ def main() -> None:
     jobs.configure(service, tournaments)
     worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
     threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
-                                               config), daemon=True, name="janitor").start()
-    threading.Thread(target=beat, args=(worker, config.stall_after / 3, threading.Event()), daemon=True,
-                     name="heartbeat").start()
+                                               config, outage), daemon=True, name="janitor").start()
+    threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
+                     daemon=True, name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.
     worker.work()
 

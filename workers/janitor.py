@@ -4,12 +4,19 @@ lost with a worker or with Redis (it runs their timeout itself: `time_out` does 
 RQ notices an abandoned job only after its heartbeat TTL (at least 60 s) and a maintenance pass (every
 10 minutes by default). The janitor instead asks the service which bot turns have been awaited longer
 than `stall_after` and re-enqueues each one whose job is gone: not waiting in the queue, and not being
-computed by a worker that still beats (bootstrap/worker.py beats every stall_after / 3 seconds, also
+computed by a worker that still beats (bootstrap/worker.py beats every stall_after / 4 seconds, also
 during a job). A job run twice is harmless, it submits at its version, but it costs a worker: a long
 search re-enqueued while it runs would soon hold them all.
+
+One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
+pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
+`stall_after` after its last beat (the lock used to be held for `stall_after` after each pass, which could
+add as much again).
 """
 import logging
+from contextlib import contextmanager
 
+from redis.exceptions import LockError
 from rq import Queue, SimpleWorker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
@@ -28,8 +35,13 @@ TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
     queue = scheduler.queue
-    if not queue.connection.set(LOCK_KEY, "1", nx=True, px=int(stall_after * 1000)):
-        return []
+    with _one_pass_at_a_time(queue, LOCK_KEY, stall_after) as mine:
+        return _sweep_bot_turns(service, scheduler, stall_after, give_up_after) if mine else []
+
+
+def _sweep_bot_turns(service: MatchService, scheduler: RqBotScheduler, stall_after: float,
+                     give_up_after: float) -> list[str]:
+    queue = scheduler.queue
     requeued = []
     for match_id, seat, version in service.stalled_bot_turns(stall_after, give_up_after):
         job_id = bot_job_id(match_id, seat, version)
@@ -50,8 +62,13 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
     unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
     job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
     queue = scheduler.queue
-    if not queue.connection.set(TOURNAMENT_LOCK_KEY, "1", nx=True, px=int(stall_after * 1000)):
-        return []
+    with _one_pass_at_a_time(queue, TOURNAMENT_LOCK_KEY, stall_after) as mine:
+        return _sweep_tournaments(tournaments, scheduler, stall_after) if mine else []
+
+
+def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentScheduler,
+                       stall_after: float) -> list[str]:
+    queue = scheduler.queue
     requeued = []
     for tournament_id, version in tournaments.stalled(stall_after):
         job_id = tournament_job_id(tournament_id, version)
@@ -61,6 +78,23 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
         log.warning("janitor: re-enqueued the stalled tournament advance %s", job_id)
         requeued.append(job_id)
     return requeued
+
+
+@contextmanager
+def _one_pass_at_a_time(queue: Queue, key: str, longest_pass: float):
+    """True while this janitor holds the lock (released at the end; it expires after `longest_pass` if its
+    holder dies), False when another janitor is passing."""
+    lock = queue.connection.lock(key, timeout=longest_pass, blocking=False)
+    if not lock.acquire():
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        try:
+            lock.release()
+        except LockError:  # the pass outlived the lock: another janitor may hold it by now
+            pass
 
 
 def _replaceable(queue: Queue, job_id: str, stall_after: float) -> bool:

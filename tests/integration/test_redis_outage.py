@@ -1,5 +1,11 @@
 """Redis goes away under a running API: every endpoint answers 503 `redis_unreachable` with a Retry-After (never
-500), naming no address, and the same app serves again as soon as Redis is back."""
+500), naming no address, and the same app serves again as soon as Redis is back. A Redis that hangs (SIGSTOP)
+gets the same answer within about REDIS_TIMEOUT, also when more requests wait than there are connections."""
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
 import pytest
 import redis
 from rq import Queue
@@ -25,8 +31,18 @@ def own_redis(tmp_path):
     server.stop()
 
 
-def settings(redis_url: str) -> Settings:
-    return Settings.from_env({"REDIS_URL": redis_url, "REDIS_TIMEOUT": "1"})
+def settings(redis_url: str, **more: str) -> Settings:
+    return Settings.from_env({"REDIS_URL": redis_url, "REDIS_TIMEOUT": "1", **more})
+
+
+@contextmanager
+def frozen(server: EmbeddedRedis):
+    """The Redis process stopped: its port still accepts connections, but nothing is answered."""
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        server.process.send_signal(signal.SIGCONT)
 
 
 def assert_redis_unreachable(response, redis_port: int):
@@ -67,3 +83,43 @@ def test_a_stored_move_whose_bot_turn_cannot_be_enqueued_is_acknowledged_and_the
 
     assert response.status_code == 201  # the match is stored: telling the client otherwise would invite a retry
     assert len(service.stalled_bot_turns(0, give_up_after=3600)) == 1  # the janitor re-enqueues its turn
+
+
+FREEZE_TIMEOUT = 0.5
+GENEROUS = 3 * FREEZE_TIMEOUT  # the retries used to multiply the timeout by 4 and the pool added its 10 s wait
+
+
+def timed(request):
+    started = time.monotonic()
+    response = request()
+    return response, time.monotonic() - started
+
+
+def test_while_redis_is_frozen_a_read_and_a_rate_limited_create_answer_503_within_about_the_timeout(own_redis):
+    client = build_app(settings(own_redis.url, REDIS_TIMEOUT=str(FREEZE_TIMEOUT))).test_client()
+    match = client.post("/v1/matches", json=TWO_HUMANS).get_json()
+
+    with frozen(own_redis):
+        read, read_seconds = timed(lambda: client.get(f"/v1/matches/{match['id']}"))
+        create, create_seconds = timed(lambda: client.post("/v1/matches", json=TWO_HUMANS))  # its counter first
+
+    assert_redis_unreachable(read, own_redis.port)
+    assert_redis_unreachable(create, own_redis.port)
+    assert read_seconds < GENEROUS and create_seconds < GENEROUS
+    assert client.get(f"/v1/matches/{match['id']}").status_code == 200  # and it serves again once Redis answers
+
+
+def test_while_redis_is_frozen_requests_waiting_for_a_connection_answer_503_within_about_the_timeout(own_redis):
+    connections, requests = 2, 12
+    app = build_app(settings(own_redis.url, REDIS_TIMEOUT=str(FREEZE_TIMEOUT), REDIS_CONNECTIONS=str(connections)))
+    match = app.test_client().post("/v1/matches", json=TWO_HUMANS).get_json()
+
+    def read():
+        return timed(lambda: app.test_client().get(f"/v1/matches/{match['id']}"))
+
+    with frozen(own_redis), ThreadPoolExecutor(requests) as pool:
+        answers = list(pool.map(lambda _: read(), range(requests)))
+
+    for response, seconds in answers:
+        assert_redis_unreachable(response, own_redis.port)
+        assert seconds < GENEROUS

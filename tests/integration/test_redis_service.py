@@ -1,4 +1,5 @@
 """The service on a real Redis: races, retries, snapshots, and bot turns run by a real RQ worker."""
+import logging
 import threading
 import time
 from datetime import timedelta
@@ -9,6 +10,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job, JobStatus
 from rq.utils import now as rq_now, utcformat
 
+from bootstrap.outage import RedisOutage
 from bootstrap.worker import beat
 
 from domain import match
@@ -120,11 +122,6 @@ def janitor_setup(redis_url, redis_client):
     return service, scheduler, now, created["id"], job
 
 
-def sweep_again(service, scheduler):
-    scheduler.queue.connection.delete(LOCK_KEY)  # one pass per stall_after: let the next one through
-    return sweep_once(service, scheduler)
-
-
 def sweep_once(service, scheduler):
     return sweep(service, scheduler, stall_after=5, give_up_after=3600)
 
@@ -142,15 +139,27 @@ def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_
     now[0] += 30
     assert sweep_once(service, scheduler) == []  # still waiting in the queue: a backlog, not a crash
     scheduler.queue.remove(job)  # a worker took it off the queue and died before marking it started
-    assert sweep_again(service, scheduler) == [job.id]
+    assert sweep_once(service, scheduler) == [job.id]
     job = Job.fetch(job.id, connection=scheduler.queue.connection)
     dead = SimpleWorker([scheduler.queue], connection=scheduler.queue.connection)
     dead.register_birth()
     dead.connection.hset(dead.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     started_by(job, dead, scheduler.queue)  # it started the job, then beat no more
-    assert sweep_again(service, scheduler) == [job.id]
+    assert sweep_once(service, scheduler) == [job.id]
     SimpleWorker([scheduler.queue], connection=scheduler.queue.connection).work(burst=True)
     assert service.get(match_id, None)["version"] == 4
+
+
+def test_one_janitor_passes_at_a_time_and_the_next_pass_follows_at_once(janitor_setup):
+    service, scheduler, now, _, job = janitor_setup
+    job.delete()  # its worker died with it
+    with scheduler.queue.connection.lock(LOCK_KEY, timeout=5):
+        now[0] += 6
+        assert sweep_once(service, scheduler) == []  # another janitor is passing
+
+    assert sweep_once(service, scheduler) == [job.id]  # that one released the lock: no wait for it to expire
+    Job.fetch(job.id, connection=scheduler.queue.connection).delete()
+    assert sweep_once(service, scheduler) == [job.id]  # and so did this one
 
 
 def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_setup):
@@ -161,20 +170,20 @@ def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_set
     started_by(job, busy, scheduler.queue)
     busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     stop = threading.Event()
-    beating = threading.Thread(target=beat, args=(busy, 0.1, stop))  # as bootstrap.worker does mid-job
+    beating = threading.Thread(target=beat, args=(busy, 0.1, stop, RedisOutage(logging.getLogger(__name__))))
     beating.start()
     try:
         for _ in range(8):  # 8 janitor passes over 40 s (of the service's clock) of one search
             now[0] += 5
             time.sleep(0.15)
-            assert sweep_again(service, scheduler) == []
+            assert sweep_once(service, scheduler) == []
     finally:
         stop.set()
         beating.join()
     assert Job.fetch(job.id, connection=scheduler.queue.connection).get_status() == JobStatus.STARTED
     busy.register_death()
     busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
-    assert sweep_again(service, scheduler) == [job.id]  # a worker that stops beating is dead
+    assert sweep_once(service, scheduler) == [job.id]  # a worker that stops beating is dead
 
 
 def test_the_janitor_ignores_recent_turns_and_forgets_finished_matches(redis_url, redis_client):

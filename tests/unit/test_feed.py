@@ -188,3 +188,18 @@ def test_over_http_sse_and_ndjson_carry_the_frames_and_a_seat_token_is_refused()
     token = created.get_json()["seats"][1]["token"]
     assert_error(client.get("/v1/accounts/me/stream", headers=bearer(token)), 401, "key_rejected")
     assert_error(client.get("/v1/accounts/me/stream?after=2", headers=bearer(key)), 404, "position_not_found")
+
+
+@pytest.mark.parametrize("query, headers, status, reason", [
+    ("?after=" + "9" * 400, {}, 422, "invalid_request"),
+    ("?after=9007199254740992", {}, 422, "invalid_request"),  # 2**53: past the largest position
+    ("", {"Last-Event-ID": "9007199254740992"}, 400, "invalid_last_event_id"),
+])
+def test_a_resume_position_past_the_largest_is_refused_with_a_reason_and_not_echoed(query, headers, status, reason):
+    client = make_client()
+    key = client.post("/v1/accounts", json={"name": "ann", "kind": "bot"}).get_json()["api_key"]
+
+    answer = client.get(f"/v1/accounts/me/stream{query}", headers={**bearer(key), **headers})
+
+    assert_error(answer, status, reason)
+    assert "9" * 16 not in answer.get_data(as_text=True)

@@ -220,7 +220,9 @@ def test_over_http_ndjson_carries_the_same_objects_one_a_line_and_last_event_id_
 @pytest.mark.parametrize("query,headers,status,reason", [
     ("", {"Last-Event-ID": "seven"}, 400, "invalid_last_event_id"),
     ("", {"Last-Event-ID": "²"}, 400, "invalid_last_event_id"),
+    ("", {"Last-Event-ID": "9007199254740992"}, 400, "invalid_last_event_id"),  # 2**53: past the largest version
     ("?after=-1", {}, 422, None),
+    ("?after=" + "9" * 400, {}, 422, None),
     ("?after=999", {}, 404, "version_not_found"),
     ("", {"Authorization": "Bearer forged"}, 403, "token_rejected"),
 ])

@@ -6,6 +6,7 @@ import pytest
 from api.rate_limits import RateLimits
 from service.tournament_audit import verify_tournament
 from tests.support.http import assert_error, make_client
+from tests.support.openapi import component
 from tests.support.service import InlineBots, InlineTournaments
 
 DUPLICATE = {"game": "mantis", "format": "duplicate", "deals": 2, "table_size": 2,
@@ -44,6 +45,17 @@ def test_the_stream_of_a_finished_tournament_is_its_document(client):
     answer = client.get(f"/v1/tournaments/{tournament_id}/stream", headers={"Accept": "application/x-ndjson"})
     frames = [json.loads(line) for line in answer.data.splitlines() if line.strip()]
     assert [f["type"] for f in frames] == ["tournament"] and frames[0]["status"] == "finished"
+
+
+@pytest.mark.parametrize("query, headers, status", [("?after=" + "9" * 400, {}, 422),
+                                                   ("", {"Last-Event-ID": "9007199254740992"}, 400)])
+def test_a_stream_resumed_past_the_largest_version_is_refused_without_echoing_it(client, query, headers, status):
+    tournament_id = client.post("/v1/tournaments", json=DUPLICATE).get_json()["id"]
+
+    answer = client.get(f"/v1/tournaments/{tournament_id}/stream{query}", headers=headers)
+
+    assert_error(answer, status)
+    assert "9" * 16 not in answer.get_data(as_text=True)
 
 
 def test_a_stream_resumed_from_the_start_gives_every_event_then_the_document(client):
@@ -86,3 +98,20 @@ def test_tournament_creations_past_the_create_limit_get_429_counted_apart_from_m
     assert_error(limited.post("/v1/tournaments", json=DUPLICATE), 429, "rate_limited")
     two_humans = {"game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]}
     assert limited.post("/v1/matches", json=two_humans).status_code == 201
+
+
+@pytest.mark.parametrize("clock, accepted", [({"move_ms": 0, "bank_ms": 0}, False), ({"move_ms": 0}, False),
+                                             ({"move_ms": 0, "bank_ms": 60_000}, True), ({"bank_ms": 0}, True)])
+def test_a_tournaments_clock_and_a_matchs_follow_one_rule_in_the_document_and_on_the_server(client, clock, accepted):
+    document = client.get("/openapi.json").get_json()
+    match = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}], "clock": clock}
+
+    as_documented = [component(document, name).is_valid(clock) for name in ("NewClock", "ClockSpec")]
+    answers = [client.post("/v1/matches", json=match), client.post("/v1/tournaments", json={**DUPLICATE, "clock": clock})]
+
+    assert as_documented == [accepted, accepted]
+    for answer in answers:
+        if accepted:
+            assert answer.status_code == 201, answer.get_json()
+        else:
+            assert_error(answer, 422, "invalid_clock")
