@@ -12,6 +12,7 @@ import time
 from rq.scheduler import RQScheduler
 
 from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
+from observability.metrics import scheduler_passed
 
 log = logging.getLogger("cardroom.scheduler")
 POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
@@ -30,6 +31,7 @@ class PollingScheduler(RQScheduler):
                 self.acquire_locks()
             self.heartbeat()
             self.enqueue_scheduled_jobs()
+            scheduler_passed(time.time())
             time.sleep(POLL_SECONDS)
         self.stop()
 

@@ -13,6 +13,7 @@ from rq import SimpleWorker
 
 from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
                        build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
+from observability.metrics import janitor_passed, redis_error
 from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
@@ -23,10 +24,12 @@ def run_janitor(service, scheduler, tournaments, tournament_scheduler, config) -
     while True:
         time.sleep(config.janitor_every)
         try:
-            sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
+            turns = sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
             service.archive_finished()  # idempotent: every worker's janitor may run it
-            sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
+            advances = sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
+            janitor_passed(len(turns), len(advances), time.time())
         except (redis.ConnectionError, redis.TimeoutError):
+            redis_error("janitor")
             log.warning("janitor: Redis unreachable; next pass in %.1f s", config.janitor_every)
         except Exception:  # no failure may end the thread; the next pass tries again
             log.exception("janitor pass failed")

@@ -16,9 +16,10 @@ KEEP_ALIVE_SECONDS = 0.2
 THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 
 
-def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, **service_options):
+def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, metrics_token=None,
+                **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
-    api.rate_limits.RateLimits (default: none)."""
+    api.rate_limits.RateLimits (default: none); `metrics_token`: METRICS_TOKEN (default: none)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
@@ -30,7 +31,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
-                     tournaments=tournaments, rate_limits=rate_limits,
+                     tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS))
     return app.test_client()
 
