@@ -17,5 +17,9 @@ COPY cli cli
 COPY docs/games docs/games
 RUN pip install --no-cache-dir .
 ENV HOST=0.0.0.0 PORT=8000 RULES_DIR=/app/docs/games
+# gunicorn's workers add up their figures for GET /metrics here (docs/operations.md); the worker and scheduler
+# containers write to their own copy, which no scrape reads
+ENV PROMETHEUS_MULTIPROC_DIR=/tmp/cardroom-metrics
+RUN mkdir -p /tmp/cardroom-metrics
 EXPOSE 8000
 CMD ["gunicorn", "-c", "bootstrap/gunicorn_conf.py", "bootstrap.wsgi:app"]

@@ -10,8 +10,10 @@ LOCK := requirements.lock
 
 # The viewer's browser tests drive Debian's Chromium (Playwright's own browser download does not work here).
 CHROMIUM := /usr/bin/chromium
+# promtool checks GET /metrics's output and docs/operations/alerts.yml (Debian's prometheus package ships it).
+PROMTOOL := /usr/bin/promtool
 
-.PHONY: run test test-fast lint openapi bench lock clean chromium screenshots
+.PHONY: run test test-fast lint openapi bench lock clean chromium promtool screenshots
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +31,7 @@ lock:
 run: $(STAMP)
 	$(BIN)/python -m bootstrap.run
 
-test: $(STAMP) lint $(CHROMIUM)
+test: $(STAMP) lint $(CHROMIUM) $(PROMTOOL)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
 
 test-fast: $(STAMP)
@@ -40,6 +42,12 @@ chromium: $(CHROMIUM)
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	else echo "the viewer tests need Chromium: run  sudo apt-get install -y chromium  (Debian/Ubuntu)"; exit 1; fi
+
+# Installs promtool when it is missing, as Chromium above.
+promtool: $(PROMTOOL)
+$(PROMTOOL):
+	@if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus; \
+	else echo "the metrics tests use promtool: run  sudo apt-get install -y prometheus  (Debian/Ubuntu)"; exit 1; fi
 
 # docs/screenshots/<game>.png: each game's table drawn by the viewer, from matches the bots play.
 screenshots: $(STAMP) $(CHROMIUM)
@@ -52,7 +60,7 @@ openapi: $(STAMP)
 	FLASK_APP=bootstrap:build_docs_app $(BIN)/flask openapi write --format=yaml openapi.yaml
 
 # Each benchmark prints its figures side by side from one run (docs/performance.md, docs/reliability.md).
-BENCHES := load_time http_moves audit_time bot_service bots room think_time durability http_surface json_bodies index_cost mixed_load streams races move_path engines clocks peer cluster json_answers serving tournaments slow_clients redis_freeze worker_kills
+BENCHES := load_time http_moves audit_time bot_service bots room think_time durability http_surface json_bodies index_cost mixed_load streams races move_path engines clocks peer cluster json_answers serving tournaments slow_clients redis_freeze worker_kills operations
 
 bench: $(STAMP)
 	cd bench && for name in $(BENCHES); do ../$(BIN)/python $$name.py || exit 1; done

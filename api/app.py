@@ -18,6 +18,7 @@ from api.game_schemas import components
 from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
+from api.metrics import add_metrics, instrument
 from api.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
                            new_seat_schema)
 from api.schemas import ClockSpec, Error, PlayAnswer, PlayMessage
@@ -25,6 +26,7 @@ from api.streams import streams as stream_routes
 from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
 from domain.games import GAMES
+from observability.exposition import Exposition
 from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
@@ -63,13 +65,17 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                rules_dir: Path | None = None, rate_limits: RateLimits | None = None,
                streams: MatchStreams | None = None, accounts: AccountService | None = None,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
-               tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None) -> Flask:
+               tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
+               exposition: Exposition | None = None, metrics_token: str | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
     `tournaments` (and their streams): without them, no /v1/tournaments. `admin`: the operator's actions
-    (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none."""
+    (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none.
+    `exposition`: what GET /metrics answers (default: this process's figures); `metrics_token`: who may read it
+    (api/metrics.py)."""
     app = Flask("cardroom")
+    instrument(app)  # first, so that a request's time includes every other hook
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
@@ -121,6 +127,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)
     play_socket.add_play_socket(app, api.spec, max_body_bytes)
+    add_metrics(app, exposition or Exposition(None), metrics_token)
     errors.register(app)
     Compress(app)
     CORS(app, resources=[r"/v1/*", "/openapi.json", "/health"], origins=list(cors_origins), **CORS_HEADERS)

@@ -9,12 +9,14 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import WebsocketMismatch
 
 from domain.errors import RuleViolation
+from observability.metrics import redis_error, refused
 from service.errors import ServiceError
 
 HTTP_REASONS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                 405: "method_not_allowed", 408: "request_timeout", 409: "conflict", 411: "length_required",
                 413: "body_too_large", 414: "uri_too_long", 415: "unsupported_media_type", 422: "invalid_request",
                 429: "rate_limited", 431: "headers_too_large", 500: "internal_error", 503: "unavailable"}
+REFUSALS = {429, 503}  # counted by reason (cardroom_refusals): the answers an operator watches
 STATUS_TEXT = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
                405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 411: "Length Required",
                413: "Payload Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 422: "Unprocessable Entity",
@@ -28,8 +30,11 @@ log = logging.getLogger("cardroom.api")
 
 
 def error_body(code: int, reason: str, message: str, errors=None, **details) -> dict:
+    """The one error shape; a 429 or a 503 is counted here, where every one is made (HTTP and play socket)."""
     body = {"code": code, "status": STATUS_TEXT.get(code, "Error"), "reason": reason, "message": message,
             **details}
+    if code in REFUSALS:
+        refused(code, reason)
     if errors:
         body["errors"] = errors
     return body
@@ -50,6 +55,7 @@ def describe(error: Exception) -> tuple[dict, list[tuple[str, str]]]:
     """The error's body and the HTTP headers that go with it. Redis out of reach is a 503 naming no host or
     port; anything unforeseen is logged and a 500."""
     if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):  # refused, reset, LOADING (a restart)
+        redis_error("api")
         return (error_body(503, "redis_unreachable", "the event store (Redis) cannot be reached; retry shortly",
                            retry_after=REDIS_RETRY_AFTER), [("Retry-After", str(REDIS_RETRY_AFTER))])
     if isinstance(error, ServiceError):

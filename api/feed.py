@@ -41,7 +41,8 @@ class AccountFeed(MethodView):
         after = last_event_id()
         frames = account_feeds().open(seat_token(), query.get("after") if after is None else after)
         kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson)
+        body = written(frames, sse, "feed", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
+            else written(frames, ndjson, "feed")
         return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
 
 

@@ -28,6 +28,7 @@ from api.errors import SCHEMA_MISMATCH, describe, error_body
 from api.limits import loads
 from api.rate_limits import MOVES, caller
 from api.schemas import PlayMessage, RequestId
+from observability.metrics import held_open
 
 # GET /v1/play in the OpenAPI document, which has no words for a WebSocket's messages: the components name them.
 OPERATION = {
@@ -56,7 +57,8 @@ def add_play_socket(app: Flask, spec, max_message_bytes: int) -> None:
     def play_socket():
         ws = SizeCheckedServer(request.environ, max_message_size=max_message_bytes, ping_interval=PING_SECONDS)
         try:
-            play(ws)
+            with held_open("play_socket"):
+                play(ws)
         except ConnectionClosed:
             pass
         with suppress(ConnectionClosed):  # closed by the client, or by the server for a reason given already

@@ -7,6 +7,7 @@ from flask_smorest import Blueprint
 
 from api.context import seat_token
 from api.schemas import LARGEST, StreamQuery
+from observability.metrics import held_open
 from service.errors import ServiceError
 from service.streams import Frame, MatchStreams
 
@@ -45,7 +46,8 @@ class MatchStream(MethodView):
         after = last_event_id()
         frames = match_streams().open(match_id, seat_token(), query.get("after") if after is None else after)
         kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson)
+        body = written(frames, sse, "stream", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
+            else written(frames, ndjson, "stream")
         # direct_passthrough: the body goes out frame by frame, untouched by after-request compressors
         return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
 
@@ -74,12 +76,14 @@ def ndjson(frame: Frame | None) -> bytes:
     return b"\n" if frame is None else json.dumps(frame.data).encode() + b"\n"
 
 
-def written(frames, writer, preamble: bytes = b""):
-    """The response body; closing it (the client left) closes the frames, which stops following the log."""
-    try:
-        if preamble:
-            yield preamble
-        for frame in frames:
-            yield writer(frame)
-    finally:
-        frames.close()
+def written(frames, writer, opened: str, preamble: bytes = b""):
+    """The response body; closing it (the client left) closes the frames, which stops following the log.
+    `opened`: the kind of connection it is counted as while it is sent (cardroom_open_connections)."""
+    with held_open(opened):
+        try:
+            if preamble:
+                yield preamble
+            for frame in frames:
+                yield writer(frame)
+        finally:
+            frames.close()

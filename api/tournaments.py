@@ -120,5 +120,6 @@ class TournamentStream(MethodView):
         after = last_event_id()
         frames = streams().open(tournament_id, query.get("after") if after is None else after)
         kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson)
+        body = written(frames, sse, "stream", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
+            else written(frames, ndjson, "stream")
         return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)

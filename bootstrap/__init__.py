@@ -18,6 +18,8 @@ from eventstore.memory import InMemoryEventStore
 from eventstore.quota import WindowQuota
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
+from observability.exposition import Exposition
+from observability.metrics import PrometheusMetrics
 from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
@@ -127,7 +129,8 @@ def build_match_service(config: Settings, client: redis.Redis | None = None,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
                         timers=timers, tournaments=build_tournament_scheduler(config),
-                        challenge_expiry=config.challenge_expiry, invitations=build_invitation_quota(config))
+                        challenge_expiry=config.challenge_expiry, invitations=build_invitation_quota(config),
+                        metrics=PrometheusMetrics())
 
 
 def build_invitation_quota(config: Settings) -> WindowQuota:
@@ -165,10 +168,13 @@ def build_app(config: Settings):
     tournaments = build_tournament_service(config, service, client, accounts)
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
                          config.bot_turn_expiry)
+    bot_queue = build_queue(config)
+    exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue)])
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
-                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin)
+                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
+                      exposition=exposition, metrics_token=config.metrics_token)
 
 
 def build_docs_app():

@@ -60,6 +60,11 @@ class Settings:
     body_timeout: float        # BODY_TIMEOUT: seconds a request has to send its body once its headers are in; then 408
     max_connections_per_address: int  # MAX_CONNECTIONS_PER_ADDRESS: open connections (streams and play sockets
                                #   included) per client address per web worker process; 0 = no cap
+    metrics_dir: Path | None   # PROMETHEUS_MULTIPROC_DIR: where every process writes its figures for GET /metrics
+                               #   (prometheus-client's multiprocess mode); make run sets it to DATA_DIR/metrics and
+                               #   empties it at start; unset = each process serves its own figures only
+    metrics_token: str | None  # METRICS_TOKEN: the bearer token GET /metrics requires; unset = only clients on the
+                               #   loopback interface may read it
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -120,4 +125,6 @@ class Settings:
             # a browser opens a few streams, a bot a stream per match it plays (MAX_OPEN_MATCHES: 100); a worker
             # serves 1,000 connections (bootstrap/gunicorn_conf.py), so one address holds at most a tenth of them
             max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
+            metrics_dir=Path(env["PROMETHEUS_MULTIPROC_DIR"]) if env.get("PROMETHEUS_MULTIPROC_DIR") else None,
+            metrics_token=env.get("METRICS_TOKEN") or None,
         )

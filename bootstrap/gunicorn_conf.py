@@ -34,3 +34,11 @@ limit_request_field_size = 8190
 # gunicorn's control socket would be ~/.gunicorn/gunicorn.ctl, one path for every gunicorn a user runs;
 # supervisorctl controls the service (docs/reliability.md)
 control_socket_disable = True
+
+
+def child_exit(server, worker):
+    """A dead worker's gauges of open connections no longer count (prometheus-client's multiprocess mode,
+    `livesum`). Imported here, in the master, only once a worker has died: prometheus-client imports ssl, which
+    the workers must not inherit before gevent patches it (see above)."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)

@@ -67,6 +67,16 @@ def program(name: str, argv: list[str], logs: Path, numprocs: int = 1, priority:
                           numprocs=numprocs, priority=priority, cwd=Path.cwd(), logs=logs)
 
 
+def fresh_metrics_dir(config: Settings) -> Path:
+    """PROMETHEUS_MULTIPROC_DIR (default DATA_DIR/metrics), emptied of the figures of a previous run's processes:
+    their counters would add to this run's, and their pids may be reused."""
+    metrics = (config.metrics_dir or config.data_dir / "metrics").resolve()
+    metrics.mkdir(parents=True, exist_ok=True)
+    for leftover in metrics.glob("*.db"):
+        leftover.unlink()
+    return metrics
+
+
 def supervisord_conf(config: Settings) -> tuple[str, str]:
     """The supervisord configuration for `make run`, and a line saying what it runs."""
     data = config.data_dir.resolve()
@@ -77,18 +87,20 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
                 program("worker", [python, "-m", "bootstrap.worker"], logs, numprocs=config.workers),
                 program("scheduler", [python, "-m", "bootstrap.scheduler"], logs)]
     # the children inherit REDIS_URL, REDIS_CLUSTER_NODES and RQ_REDIS_URL when set (not printed: they may hold
-    # a password); with a cluster but no plain Redis for RQ, the embedded one serves RQ
-    environment = ""
+    # a password); with a cluster but no plain Redis for RQ, the embedded one serves RQ. Every process writes its
+    # figures for GET /metrics to one directory (observability/metrics.py).
+    environment = {"PROMETHEUS_MULTIPROC_DIR": fresh_metrics_dir(config)}
     where = "the Redis Cluster at REDIS_CLUSTER_NODES" if config.redis_cluster_nodes else "the Redis at REDIS_URL"
     if not config.rq_redis_url:
         # The port and the AOF directory are fixed here, so a restarted Redis serves the same data.
         embedded = EmbeddedRedis(data / "redis", port=config.embedded_redis_port, appendfsync=config.redis_appendfsync)
         programs.insert(0, program("redis", embedded.command(), logs, priority=1))  # started first, stopped last
-        environment = f'environment=REDIS_URL="{embedded.url}"'
+        environment["REDIS_URL"] = embedded.url
         where = (f"{where}, RQ on an " if config.redis_cluster_nodes else "") + \
             f"embedded Redis on {embedded.url} (AOF in {embedded.data_dir}/)"
     user = pwd.getpwuid(os.getuid()).pw_name  # the user we are: supervisord then neither drops nor warns
-    text = SUPERVISORD.format(user=user, data=data, logs=logs, environment=environment) + "".join(programs)
+    text = SUPERVISORD.format(user=user, data=data, logs=logs, environment="environment=" + ",".join(
+        f'{name}="{value}"' for name, value in environment.items())) + "".join(programs)
     supervisorctl = Path(sys.executable).with_name("supervisorctl")  # installed beside this Python
     summary = (f"cardroom: API on http://{config.host}:{config.port} (docs at /docs), {config.workers} bot "
                f"worker(s), {where}; logs in {logs}/; `{supervisorctl} -c {data}/supervisord.conf status` shows "

@@ -13,6 +13,7 @@ from rq.scheduler import RQScheduler
 
 from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
 from bootstrap.outage import UNREACHABLE, RedisOutage
+from observability.metrics import scheduler_passed
 
 log = logging.getLogger("cardroom.scheduler")
 POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
@@ -36,6 +37,7 @@ class PollingScheduler(RQScheduler):
                     self.acquire_locks()
                 self.heartbeat()
                 self.enqueue_scheduled_jobs()
+                scheduler_passed(time.time())
                 self.outage.back()
             except UNREACHABLE as error:  # rides the outage out rather than dying with a traceback
                 self.outage.lost(error)

@@ -13,6 +13,7 @@ from rq import SimpleWorker
 from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
                        build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
 from bootstrap.outage import UNREACHABLE, RedisOutage
+from observability.metrics import janitor_passed, redis_error
 from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
@@ -24,11 +25,13 @@ BEATS_PER_STALL = 4
 def run_janitor(service, scheduler, tournaments, tournament_scheduler, config, outage: RedisOutage) -> None:
     while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
-            sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
+            turns = sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
             service.archive_finished()  # idempotent: every worker's janitor may run it
-            sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
+            advances = sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
+            janitor_passed(len(turns), len(advances), time.time())
             outage.back()
         except UNREACHABLE as error:
+            redis_error("janitor")
             outage.lost(error)
         except Exception:  # no failure may end the thread; the next pass tries again
             log.exception("janitor pass failed")

@@ -26,7 +26,8 @@ from eventstore.clock import utc_at, utc_now
 from service.accounts import INVITE, REFUSE, AccountService, invitation_from
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, RateLimited, Unauthorized, Unprocessable
-from service.ports import BotScheduler, NoQuota, NoTimers, NoTournaments, Quota, TournamentScheduler, TurnTimers
+from service.ports import (BotScheduler, Metrics, NoMetrics, NoQuota, NoTimers, NoTournaments, Quota,
+                           TournamentScheduler, TurnTimers)
 from service.recent import RecentMatches
 
 JOIN_ATTEMPTS = 5
@@ -60,7 +61,8 @@ class MatchService:
                  sleep=time.sleep, keep_finished_extras: int = 86400, accounts: AccountService | None = None,
                  recent_matches: int = RECENT_MATCHES, archive_after: float = 0,
                  timers: TurnTimers | None = None, defer=None, tournaments: TournamentScheduler = NoTournaments(),
-                 challenge_expiry: float = CHALLENGE_EXPIRY, invitations: Quota = NoQuota()):
+                 challenge_expiry: float = CHALLENGE_EXPIRY, invitations: Quota = NoQuota(),
+                 metrics: Metrics = NoMetrics()):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
@@ -73,7 +75,8 @@ class MatchService:
         janitor makes up for).
         `tournaments`: told when a match of a tournament finishes, so the tournament advances.
         `challenge_expiry`: seconds an invited account has to accept before the match is canceled.
-        `invitations`: the quota of matches inviting other accounts, per inviting account."""
+        `invitations`: the quota of matches inviting other accounts, per inviting account.
+        `metrics`: where moves, appends, bot turns and timeouts are counted."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -88,6 +91,7 @@ class MatchService:
         self._tournaments = tournaments
         self._challenge_expiry = challenge_expiry
         self._invitations = invitations
+        self._metrics = metrics
 
     # --- commands -----------------------------------------------------------------------------------
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
@@ -256,7 +260,9 @@ class MatchService:
         try:
             self._play(match_id, current, seat, move, version, key, _fingerprint(move, version))
         except Conflict:
+            self._metrics.bot_turn(bot, "stale", None)
             return "stale"
+        self._metrics.bot_turn(bot, "played", self._clock() - float(current.meta["updated_at"]))
         return "played"
 
     def resign(self, match_id: str, token: str | None) -> dict:
@@ -356,6 +362,7 @@ class MatchService:
                 state = self._append_now(match_id, current, events, now)
             except VersionConflict:
                 return outcome
+            self._metrics.clock_timed_out(clock.millis(now) / 1000 - deadline)
             version, outcome = state["version"], "timed_out"
         return outcome
 
@@ -565,6 +572,7 @@ class MatchService:
                            current_version=conflict.current) from None
         if isinstance(appended, Duplicate):
             return self._replay(match_id, seat, appended.record, request)
+        self._metrics.move_played(state["game"])
         finished = state["status"] == match.FINISHED
         return {"version": appended.head.version, "status": state["status"], "to_act": match.to_act(state),
                 "events": [present(state["game"], finished, e, seat) for e in appended.events]}
@@ -605,8 +613,10 @@ class MatchService:
             self._store.list_status(match_id, state["game"], state["status"])
         every = self._snapshot_every  # a snapshot each time the version passes a multiple of it
         snapshot = state if (current.head.version + len(events)) // every > current.head.version // every else None
+        started = time.perf_counter()
         appended = self._store.append(match_id, current.head, events, meta=meta, idempotency=idempotency, time=now,
                                       snapshot=snapshot)
+        self._metrics.appended(time.perf_counter() - started)
         if isinstance(appended, Duplicate):
             return appended
         if had_deadline and deadline is None:  # forgotten after it: a refused append must not lose the last one
@@ -623,6 +633,7 @@ class MatchService:
             if self._archive_after:
                 self._store.archive_when(match_id, self._clock() + self._archive_after)
             if current.meta.get("tournament"):
+                self._metrics.tournament_match_finished()
                 self._tournament_match_finished(current.meta["tournament"])
         for seat in bots_owed[:1]:  # one at a time: the next append schedules the next (see ONE_BOT_AT_A_TIME)
             self._bots.schedule(match_id, seat, appended.head.version)

@@ -55,3 +55,42 @@ class NoQuota:
 
     def take(self, who: str) -> float | None:
         return None
+
+
+class Metrics(Protocol):
+    """The figures the use cases report (observability/metrics.py exports them for Prometheus)."""
+
+    def appended(self, seconds: float) -> None:
+        """One append to the event store took `seconds`."""
+
+    def move_played(self, game: str) -> None:
+        """A move (a person's or a bot's) was appended to a match of `game`."""
+
+    def bot_turn(self, kind: str, outcome: str, waited: float | None) -> None:
+        """A bot of `kind` took its turn: `outcome` "played" or "stale"; `waited`: the seconds from the append
+        that made it the bot's turn to the bot's move appended (None when it did not play)."""
+
+    def clock_timed_out(self, lateness: float) -> None:
+        """A seat's turn clock ran out and its timeout was appended `lateness` seconds after the deadline."""
+
+    def tournament_match_finished(self) -> None:
+        """A match played for a tournament finished."""
+
+
+class NoMetrics:
+    """Reports nowhere: for tools and tests that do not look at figures."""
+
+    def appended(self, seconds: float) -> None:
+        return None
+
+    def move_played(self, game: str) -> None:
+        return None
+
+    def bot_turn(self, kind: str, outcome: str, waited: float | None) -> None:
+        return None
+
+    def clock_timed_out(self, lateness: float) -> None:
+        return None
+
+    def tournament_match_finished(self) -> None:
+        return None

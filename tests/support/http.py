@@ -18,9 +18,10 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 
 def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
-                **service_options):
+                metrics_token=None, **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
-    api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off)."""
+    api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off);
+    `metrics_token`: METRICS_TOKEN (default: none)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
@@ -33,7 +34,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
         jobs.service = tournaments
     admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600)
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
-                     tournaments=tournaments, rate_limits=rate_limits,
+                     tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin)
     return app.test_client()
 

@@ -18,12 +18,12 @@ def test_without_redis_url_the_embedded_redis_is_supervised_first_on_a_fixed_por
     assert f"--port 6390 --bind 127.0.0.1 --dir {tmp_path}/redis" in redis["command"]
     assert "--appendfsync always" in redis["command"]
     assert int(redis["priority"]) < min(int(config[f"program:{p}"]["priority"]) for p in ("web", "worker", "scheduler"))
-    assert config["supervisord"]["environment"] == 'REDIS_URL="redis://127.0.0.1:6390/0"'
+    assert 'REDIS_URL="redis://127.0.0.1:6390/0"' in config["supervisord"]["environment"]
 
 
 def test_with_redis_url_only_the_api_the_workers_and_the_scheduler_are_supervised(tmp_path):
     config = parsed(tmp_path, REDIS_URL="redis://:secret@127.0.0.1:7000/0")
-    assert not config.has_option("supervisord", "environment")  # inherited, and no password in the file
+    assert "REDIS_URL" not in config["supervisord"]["environment"]  # inherited, and no password in the file
     assert [s for s in config.sections() if s.startswith("program:")] == \
         ["program:web", "program:worker", "program:scheduler"]
     assert config["program:worker"]["numprocs"] == "3"
@@ -37,3 +37,12 @@ def test_every_program_is_restarted_with_its_whole_process_group_stopped_and_its
         assert program["autorestart"] == "true" and int(program["startretries"]) >= 10
         assert program["stopasgroup"] == program["killasgroup"] == "true"
         assert program["stdout_logfile"].startswith(f"{tmp_path}/logs/")
+
+
+def test_every_process_writes_its_figures_to_one_metrics_dir_emptied_of_the_last_runs(tmp_path):
+    leftover = tmp_path / "metrics" / "counter_4242.db"
+    leftover.parent.mkdir()
+    leftover.write_bytes(b"a previous run's counters")
+    config = parsed(tmp_path)
+    assert f'PROMETHEUS_MULTIPROC_DIR="{tmp_path}/metrics"' in config["supervisord"]["environment"]
+    assert (tmp_path / "metrics").is_dir() and not leftover.exists()
