@@ -20,6 +20,7 @@ from pathlib import Path
 
 import redis
 from rq import Queue, Worker
+from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from common import embedded_redis, median
@@ -76,8 +77,11 @@ def resumed_elsewhere(service: MatchService, queue: Queue, killed: str, job_id: 
     match = service.get(match_id, None)
     if match["version"] > version or match["status"] == "finished":
         return True
-    job = Job.fetch(job_id, connection=queue.connection) if Job.exists(job_id, connection=queue.connection) else None
-    return job is not None and job.get_status() == JobStatus.STARTED and job.worker_name not in (None, killed)
+    try:
+        job = Job.fetch(job_id, connection=queue.connection)
+    except NoSuchJobError:  # none yet, or the janitor is replacing it this moment
+        return False
+    return job.get_status() == JobStatus.STARTED and job.worker_name not in (None, killed)
 
 
 def resume_times(tree: Path, args) -> list[float]:
