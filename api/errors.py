@@ -1,4 +1,4 @@
-"""One JSON shape for every error: {code, status, reason, message} (+ errors for field errors). The same
+"""One JSON shape for every error: {code, status, reason, message, request_id} (+ errors for field errors). The same
 bodies answer HTTP requests and the play socket's messages (api/play_socket.py): `describe` maps an error to
 its body once for both."""
 import logging
@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import WebsocketMismatch
 
 from domain.errors import RuleViolation
+from service import log_context
 from service.errors import ServiceError
 
 HTTP_REASONS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -28,8 +29,9 @@ log = logging.getLogger("cardroom.api")
 
 
 def error_body(code: int, reason: str, message: str, errors=None, **details) -> dict:
+    """`request_id`: the current request's (api/request_ids.py), or a new one outside any request."""
     body = {"code": code, "status": STATUS_TEXT.get(code, "Error"), "reason": reason, "message": message,
-            **details}
+            "request_id": log_context.request_id() or log_context.new_request_id(), **details}
     if errors:
         body["errors"] = errors
     return body

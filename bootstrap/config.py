@@ -58,6 +58,8 @@ class Settings:
     body_timeout: float        # BODY_TIMEOUT: seconds a request has to send its body once its headers are in; then 408
     max_connections_per_address: int  # MAX_CONNECTIONS_PER_ADDRESS: open connections (streams and play sockets
                                #   included) per client address per web worker process; 0 = no cap
+    log_format: str            # LOG_FORMAT: "json" for one JSON object a log line (log collectors), else "text"
+                               #   for people reading var/logs/ (docs/logging.md)
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -116,4 +118,5 @@ class Settings:
             # a browser opens a few streams, a bot a stream per match it plays (MAX_OPEN_MATCHES: 100); a worker
             # serves 1,000 connections (bootstrap/gunicorn_conf.py), so one address holds at most a tenth of them
             max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
+            log_format=env.get("LOG_FORMAT", "text"),
         )

@@ -11,7 +11,7 @@ import time
 
 from rq.scheduler import RQScheduler
 
-from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
+from bootstrap import build_queue, build_timer_queue, logs, settings, wait_for_redis
 
 log = logging.getLogger("cardroom.scheduler")
 POLL_SECONDS = 0.2  # how often it looks for due jobs: a timeout fires at most about this late
@@ -36,6 +36,7 @@ class PollingScheduler(RQScheduler):
 
 def main() -> None:
     config = settings()
+    logs.configure("scheduler", config.log_format)
     queue = build_queue(config)
     wait_for_redis(queue.connection, log)
     PollingScheduler([queue, build_timer_queue(queue)], connection=queue.connection,

@@ -12,7 +12,8 @@ import redis
 from rq import SimpleWorker
 
 from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
-                       build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
+                       build_tournament_scheduler, build_tournament_service, logs, settings, wait_for_redis)
+from service import log_context
 from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
@@ -20,6 +21,7 @@ log = logging.getLogger("cardroom.worker")
 
 
 def run_janitor(service, scheduler, tournaments, tournament_scheduler, config) -> None:
+    log_context.bind_contextvars(program="janitor")  # this thread's lines are the janitor's, not the worker's
     while True:
         time.sleep(config.janitor_every)
         try:
@@ -50,9 +52,16 @@ class BotWorker(SimpleWorker):
     # RQ doubles its pause between tries to reach Redis up to 60 s; 2 s resumes bot turns soon after an outage.
     max_connection_wait_time = 2.0
 
+    def execute_job(self, job, queue):
+        """The job's lines carry its id and the id of the request that caused it (workers/scheduler.py), as do
+        the jobs it enqueues in turn."""
+        with log_context.bound_contextvars(job_id=job.id, **job.meta):
+            super().execute_job(job, queue)
+
 
 def main() -> None:
     config = settings()
+    logs.configure("worker", config.log_format)
     scheduler = build_bot_scheduler(config)
     queue = scheduler.queue
     wait_for_redis(queue.connection, log)

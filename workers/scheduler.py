@@ -1,12 +1,15 @@
 """Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat); turn-clock timers as RQ
 jobs scheduled at a deadline (enqueue_at, run by RQ's scheduler: bootstrap/scheduler.py): one per (match,
-version)."""
+version). Each job carries in its meta the id of the request that caused it (service/log_context.py): the
+worker's lines for the job carry it (bootstrap/worker.py)."""
 import logging
 from datetime import datetime, timezone
 
 import redis
 from rq import Queue, Retry
 from rq.job import Job
+
+from service import log_context
 
 JOB_TIMEOUT_SECONDS = 60
 log = logging.getLogger(__name__)
@@ -18,6 +21,12 @@ def bot_job_id(match_id: str, seat: int, version: int) -> str:
 
 def timer_job_id(match_id: str, version: int, at: float) -> str:
     return f"clock-{match_id}-{version}-{round(at * 1000)}"
+
+
+def caused_by() -> dict:
+    """A job's meta: the id of the request (or of the job) at hand, if any; none for the janitor's."""
+    request_id = log_context.request_id()
+    return {log_context.REQUEST_ID: request_id} if request_id else {}
 
 
 def timer_queue_name(bot_queue: str) -> str:
@@ -53,7 +62,7 @@ class RqBotScheduler:
         self.queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
                             job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
-                            failure_ttl=self._failure_ttl)
+                            failure_ttl=self._failure_ttl, meta=caused_by())
 
 
 class RqTurnTimers:
@@ -71,7 +80,7 @@ class RqTurnTimers:
         try:
             self.queue.enqueue_at(datetime.fromtimestamp(at, timezone.utc), "workers.jobs.time_out", match_id,
                                   version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
-                                  failure_ttl=self._failure_ttl)
+                                  failure_ttl=self._failure_ttl, meta=caused_by())
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)
 
@@ -96,6 +105,6 @@ class RqTournamentScheduler:
                 return
             self.queue.enqueue("workers.jobs.advance_tournament", tournament_id, version, job_id=job_id,
                                retry=Retry(max=3, interval=[1, 2, 4]), job_timeout=JOB_TIMEOUT_SECONDS,
-                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl)
+                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl, meta=caused_by())
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("tournament advance %s not enqueued (Redis unreachable); the janitor will", job_id)
