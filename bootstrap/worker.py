@@ -53,8 +53,8 @@ class BotWorker(SimpleWorker):
     max_connection_wait_time = 2.0
 
     def execute_job(self, job, queue):
-        """The job's lines carry its id and the id of the request that caused it (workers/scheduler.py), as do
-        the jobs it enqueues in turn."""
+        """The job's lines carry its id, its match (and seat) or tournament, and the id of the request that caused
+        it (workers/scheduler.py), as do the jobs it enqueues in turn."""
         with log_context.bound_contextvars(job_id=job.id, **job.meta):
             super().execute_job(job, queue)
 

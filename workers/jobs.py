@@ -1,6 +1,4 @@
-"""The jobs a worker runs. The worker's entry point (bootstrap/worker.py) hands them the service. Each puts
-what it works on into its log lines' context (service/log_context.py)."""
-from service import log_context
+"""The jobs a worker runs. The worker's entry point (bootstrap/worker.py) hands them the service."""
 from service.matches import MatchService
 from service.tournaments import TournamentService
 
@@ -14,14 +12,12 @@ def configure(service: MatchService, tournaments: TournamentService | None = Non
 
 
 def play_bot_turn(match_id: str, seat: int, version: int) -> str:
-    with log_context.bound_contextvars(match_id=match_id, seat=seat):
-        return _configured().play_bot_turn(match_id, seat, version)
+    return _configured().play_bot_turn(match_id, seat, version)
 
 
 def time_out(match_id: str, version: int) -> str:
     """A turn clock's timer: times out the seats whose deadline passed, if the match is still at `version`."""
-    with log_context.bound_contextvars(match_id=match_id):
-        return _configured().time_out(match_id, version)
+    return _configured().time_out(match_id, version)
 
 
 def _configured() -> MatchService:
@@ -33,5 +29,4 @@ def _configured() -> MatchService:
 def advance_tournament(tournament_id: str, version: int) -> str:
     if _tournaments is None:
         raise RuntimeError("this worker was not configured: start it with `python -m bootstrap.worker`")
-    with log_context.bound_contextvars(tournament_id=tournament_id):
-        return _tournaments.advance(tournament_id, version)
+    return _tournaments.advance(tournament_id, version)

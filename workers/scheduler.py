@@ -1,7 +1,7 @@
 """Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat); turn-clock timers as RQ
 jobs scheduled at a deadline (enqueue_at, run by RQ's scheduler: bootstrap/scheduler.py): one per (match,
-version). Each job carries in its meta the id of the request that caused it (service/log_context.py): the
-worker's lines for the job carry it (bootstrap/worker.py)."""
+version). Each job's meta is the context of its log lines (service/log_context.py): what it works on and the id
+of the request that caused it; the worker binds it while it runs the job (bootstrap/worker.py)."""
 import logging
 from datetime import datetime, timezone
 
@@ -23,10 +23,11 @@ def timer_job_id(match_id: str, version: int, at: float) -> str:
     return f"clock-{match_id}-{version}-{round(at * 1000)}"
 
 
-def caused_by() -> dict:
-    """A job's meta: the id of the request (or of the job) at hand, if any; none for the janitor's."""
+def job_context(**subject) -> dict:
+    """A job's meta: its subject and the id of the request (or of the job) at hand, if any (the janitor's
+    re-enqueues have none)."""
     request_id = log_context.request_id()
-    return {log_context.REQUEST_ID: request_id} if request_id else {}
+    return {**subject, log_context.REQUEST_ID: request_id} if request_id else subject
 
 
 def timer_queue_name(bot_queue: str) -> str:
@@ -62,7 +63,7 @@ class RqBotScheduler:
         self.queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
                             job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
-                            failure_ttl=self._failure_ttl, meta=caused_by())
+                            failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id, seat=seat))
 
 
 class RqTurnTimers:
@@ -80,7 +81,7 @@ class RqTurnTimers:
         try:
             self.queue.enqueue_at(datetime.fromtimestamp(at, timezone.utc), "workers.jobs.time_out", match_id,
                                   version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
-                                  failure_ttl=self._failure_ttl, meta=caused_by())
+                                  failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id))
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)
 
@@ -105,6 +106,7 @@ class RqTournamentScheduler:
                 return
             self.queue.enqueue("workers.jobs.advance_tournament", tournament_id, version, job_id=job_id,
                                retry=Retry(max=3, interval=[1, 2, 4]), job_timeout=JOB_TIMEOUT_SECONDS,
-                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl, meta=caused_by())
+                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl,
+                               meta=job_context(tournament_id=tournament_id))
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("tournament advance %s not enqueued (Redis unreachable); the janitor will", job_id)
