@@ -65,6 +65,8 @@ class Settings:
                                #   empties it at start; unset = each process serves its own figures only
     metrics_token: str | None  # METRICS_TOKEN: the bearer token GET /metrics requires; unset = only clients on the
                                #   loopback interface may read it
+    log_format: str            # LOG_FORMAT: "json" for one JSON object a log line (log collectors), else "text"
+                               #   for people reading var/logs/ (docs/logging.md)
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -127,4 +129,5 @@ class Settings:
             max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
             metrics_dir=Path(env["PROMETHEUS_MULTIPROC_DIR"]) if env.get("PROMETHEUS_MULTIPROC_DIR") else None,
             metrics_token=env.get("METRICS_TOKEN") or None,
+            log_format=env.get("LOG_FORMAT", "text"),
         )

@@ -23,6 +23,7 @@ from domain.rng import Rng
 from eventstore.base import Duplicate, EventStore, Head, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_at, utc_now
+from service import log_context
 from service.accounts import INVITE, REFUSE, AccountService, invitation_from
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Conflict, Forbidden, NotFound, RateLimited, Unauthorized, Unprocessable
@@ -688,20 +689,25 @@ class MatchService:
         return meta
 
     def _seat(self, meta: dict, token: str | None, required: bool) -> int | None:
-        """The caller's seat: the one its seat token opens, or the one its account holds."""
+        """The caller's seat: the one its seat token opens, or the one its account holds. It goes on the request's
+        log lines (only the API knows the match id before the service knows the seat)."""
         if token is None:
             if required:
                 raise token_required()
             return None
+        seat = self._seat_of_credential(meta, token)
+        if seat is None:
+            raise Forbidden("token_rejected", "this token belongs to no seat of this match")
+        log_context.bind_contextvars(seat=seat)
+        return seat
+
+    def _seat_of_credential(self, meta: dict, token: str) -> int | None:
         digest = _digest(token)
         for seat, stored in enumerate(json.loads(meta["tokens"])):
             if stored and hmac.compare_digest(stored, digest):
                 return seat
         account = self._accounts.by_credential(token) if self._accounts else None
-        seat = account_seat(meta, account["id"]) if account else None
-        if seat is None:
-            raise Forbidden("token_rejected", "this token belongs to no seat of this match")
-        return seat
+        return account_seat(meta, account["id"]) if account else None
 
     def _change_seats(self, match_id: str, change, doing: str) -> tuple[int, dict]:
         """Appends what `change(current)` decides, (seat, events, the seat's new token hash or None), and
