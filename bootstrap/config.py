@@ -47,7 +47,7 @@ class Settings:
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
     archive_after: float       # ARCHIVE_AFTER: seconds after it finished that a match's log is archived
                                #   (compressed, read back transparently); 0 = never
-    recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
+    recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/repository.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
     max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
     admin_key: str | None      # ADMIN_KEY: the operator's bearer key for /v1/admin and `cardroom admin`; unset = no admin

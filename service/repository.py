@@ -126,3 +126,11 @@ class _Recent:
     def forget(self, aggregate_id: str) -> None:
         with self._lock:
             self._items.pop(aggregate_id, None)
+
+
+TOURNAMENT = "t:"  # a tournament's log is kept beside the matches', under this prefix
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament's id in the event store: its own aggregate, "t:<id>" (eventstore/redis_store.py keys)."""
+    return f"{TOURNAMENT}{tournament_id}"
