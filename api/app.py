@@ -43,8 +43,8 @@ COMPRESSED_TYPES = ["application/json", "text/html", "text/css", "application/ja
 # Level 1 (nginx's default too): a 33 KB log took 0.4 ms to 8.7 KB, against 1.1 ms to 7.4 KB at level 6.
 GZIP_LEVEL = 1
 # An answer under 1 KiB travels in one TCP segment, headers included, gzipped or not: compressing it saves the
-# client no time and costs both ends CPU. A move's answer is about 600 bytes; sending it plain saves the server
-# about 70 µs a move (789 -> 720 µs in-process, docs/performance.md, session 7). flask-compress's default is 500.
+# client no time and costs both ends CPU. A move's answer is about 600 bytes, which plain saves the server about
+# 70 µs of CPU (docs/performance.md). flask-compress's default is 500.
 GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.

@@ -113,8 +113,8 @@ class Blueprint(flask_smorest.Blueprint):
         return decorator
 
     def arguments(self, schema, *args, **kwargs):
-        """One schema object per route: given a class, webargs builds (deep-copies) a new one per request,
-        12% of a move's time in the profile (docs/performance.md)."""
+        """One schema object per route: given a class, webargs builds (deep-copies) a new one per request, a
+        large share of a move's CPU for nothing (docs/performance.md)."""
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
 
 

@@ -4,11 +4,11 @@ counts together. A caller that sends an account's key is counted as that account
 a bot farm behind one address, or one bot behind many, gets each account's own limit); every other caller by
 its address.
 
-`limits` is the library Flask-Limiter is built on, by the same maintainer; the server used Flask-Limiter itself
-until its per-request work was measured: it evaluates every request twice (its before_request hook, registered
-whatever the configuration, and the route's decorator) and resolves limits and exemptions each time, about 30%
-of a move's CPU before any counter is touched (docs/performance.md). What this server needs of it, a fixed window
-per endpoint and caller, is one `hit` per limit part, here."""
+`limits` is the library Flask-Limiter is built on, by the same maintainer. Flask-Limiter itself evaluates every
+request twice (its before_request hook, registered whatever the configuration, and the route's decorator) and
+resolves limits and exemptions each time, a large share of a move's CPU before any counter is touched
+(docs/performance.md). What this server needs of it, a fixed window per endpoint and caller, is one `hit` per
+limit part, here."""
 import math
 import time
 from dataclasses import dataclass, field

@@ -1,4 +1,8 @@
-"""The production app plus one bare endpoint, so both are measured on the same gunicorn."""
-from bootstrap.wsgi import app
+"""The production app plus one bare endpoint, served as bootstrap/wsgi.py serves it, so both are measured on the
+same gunicorn."""
+from bootstrap import build_app, settings
+from bootstrap.body_deadline import body_deadline
 
-app.add_url_rule("/bench/bare", "bench_bare", lambda: {"ok": True})
+flask_app = build_app(settings())
+flask_app.add_url_rule("/bench/bare", "bench_bare", lambda: {"ok": True})
+app = body_deadline(flask_app, settings().body_timeout)

@@ -3,7 +3,7 @@
 1. Lateness: `--matches` two-seat Mantis matches on a clock of `--move-ms` whose seats stop moving after their
    first moves, so every turn of every match times out, while `--clients` threads play unclocked matches over
    HTTP (the move load). A timeout's lateness is its turn_timed_out's time minus its deadline (the turn began
-   with the event before it). Aim (issue 15): p99 under 1 s.
+   with the event before it). Aim: p99 under 1 s.
 2. The move path: moves/s of clients playing clocked matches (limits never reached: every move schedules a
    timer) against unclocked ones, in alternating rounds on the same server; the ratio is the cost.
 Usage: python bench/clocks.py [--matches 200] [--move-ms 1000] [--seconds 20] [--clients 4] [--rounds 3]

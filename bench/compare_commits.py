@@ -6,10 +6,10 @@ embedded Redis), and the processes take turns: one plays `--moves` random 3-seat
 machine's load move it little, and a slow spell of the machine hits every version alike. The first version
 runs twice: the gap between its two copies is the noise floor of the run.
 
-A version is a commit (checked out into a temporary git worktree) or "." for the working tree. The virtualenv
+A version is a commit (its files extracted by bench/trees.py) or "." for the working tree. The virtualenv
 installs the repository in editable mode, and its import finder would load the main checkout's packages
 whatever the path says, so each process removes that finder before importing: otherwise both sides of a
-comparison run the same code (docs/performance.md, session 5).
+comparison run the same code, and the "difference" measured is the order the processes ran in.
 Usage: python bench/compare_commits.py BEFORE [AFTER=.] [--rounds 30] [--moves 200] [--mode answers|read-then-post]
 """
 import argparse
@@ -17,9 +17,8 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -32,8 +31,8 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
     sys.path.insert(0, tree)
     os.environ.update(REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="",
                          LIMIT_CHALLENGES="")
-    from bootstrap import wsgi
-    client, pick, match = wsgi.app.test_client(), random.Random(1), {}
+    from bootstrap import build_app, settings
+    client, pick, match = build_app(settings()).test_client(), random.Random(1), {}
 
     def move():
         if not match.get("to_act"):
@@ -62,20 +61,6 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
         print((time.process_time() - started) / moves * 1e6, flush=True)
 
 
-@contextmanager
-def checkout(revision: str):
-    """The tree of a commit, in a temporary worktree; "." is the working tree itself."""
-    if revision == ".":
-        yield str(REPOSITORY)
-        return
-    folder = tempfile.mkdtemp(prefix="cardroom-compare-")
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", folder, revision], cwd=REPOSITORY, check=True)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=REPOSITORY, check=True)
-
-
 def median(values):
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
@@ -96,9 +81,10 @@ def main():
         parser.error("name the version to compare with (a commit)")
     sys.path.insert(0, str(REPOSITORY / "bench"))
     from common import embedded_redis
+    from trees import source_tree
     labels = [args.before, f"{args.before} (again)", args.after]
     with ExitStack() as stack:
-        before, after = stack.enter_context(checkout(args.before)), stack.enter_context(checkout(args.after))
+        before, after = (str(stack.enter_context(source_tree(version))) for version in (args.before, args.after))
         redis_url = stack.enter_context(embedded_redis())
         movers = [subprocess.Popen([sys.executable, __file__, "--serve", tree, redis_url, args.mode],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

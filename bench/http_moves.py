@@ -4,8 +4,8 @@ Rounds alternate (bare, moves, bare, moves, ...) so a noisy neighbour hits both 
 median of the rounds' own ratios, each taken from a bare run and the moves run right after it, since the
 machine's speed drifts between rounds (the ratio of the medians, which compares different moments, is printed
 too). Each client thread plays its own two-seat Mantis match (a new one when it ends;
-creating matches is not counted). Aim (issue 17): moves/s >= 0.7 x bare requests/s. The same moves sent
-with the seats' accounts' keys instead of seat tokens are measured in the same rounds (issue 13: a key is
+creating matches is not counted). Aim: moves/s >= 0.7 x bare requests/s. The same moves sent
+with the seats' accounts' keys instead of seat tokens are measured in the same rounds (a key is
 looked up once per request), and the same moves over the play socket (docs/play-socket.md: one WebSocket a
 client thread, each move a message), whose ratio to the bare requests is printed apart: it compares a move
 without its HTTP to an HTTP request.

@@ -1,4 +1,4 @@
-"""cardroom against its peer, boardgame.io 0.50.2, on random 3-seat Mantis matches (issue 17).
+"""cardroom against its peer, boardgame.io 0.50.2, on random 3-seat Mantis matches.
 
 Starts the peer's server (node, in-memory storage, socket.io) and a cardroom (embedded Redis + gunicorn with
 the project's gunicorn settings, rate limits off: one address drives everything), then runs, alternating,

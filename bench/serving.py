@@ -1,5 +1,5 @@
 """How to serve on 2 cores: gunicorn worker class and count, and the snapshot cadence (SNAPSHOT_EVERY),
-side by side in one run, by the moves/s of random 3-seat Mantis matches (issue 17's benchmark).
+side by side in one run, by the moves/s of random 3-seat Mantis matches.
 
 Every set-up is a gunicorn of its own on one embedded Redis (the project's gunicorn settings, rate limits
 off), all started before the first round; rounds alternate between them so noise hits all alike. The two

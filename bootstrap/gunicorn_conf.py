@@ -42,5 +42,7 @@ def child_exit(server, worker):
     """A dead worker's gauges of open connections no longer count (prometheus-client's multiprocess mode,
     `livesum`). Imported here, in the master, only once a worker has died: prometheus-client imports ssl, which
     the workers must not inherit before gevent patches it (see above)."""
+    if not _config.metrics_dir:  # a gunicorn started without make run's metrics directory (the benches')
+        return
     from prometheus_client import multiprocess
     multiprocess.mark_process_dead(worker.pid)

@@ -36,11 +36,11 @@ class HttpError(Exception):
 
 
 class Client:
-    """The few calls a bot makes, with its account's key."""
+    """The few calls a bot makes, with its account's key (none: anonymous calls, as `cardroom tournament`'s)."""
 
-    def __init__(self, url: str, key: str):
+    def __init__(self, url: str, key: str | None = None):
         self._url = url.rstrip("/")
-        self._auth = {"Authorization": f"Bearer {key}"}
+        self._auth = {"Authorization": f"Bearer {key}"} if key else {}
 
     def call(self, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> dict:
         data = None if body is None else json.dumps(body).encode()

@@ -1,12 +1,15 @@
 """`cardroom tournament`: create a tournament on a running server, show a progress bar while the workers play
-it, print the standings table, and optionally save the ratings chart (SVG). Standard library only (urllib)."""
-import json
+it, print the standings table, and optionally save the ratings chart (SVG)."""
 import sys
 import time
-import urllib.error
 import urllib.request
 
-BAR = 40
+from tqdm import tqdm
+
+from cli.bot import CALL_TIMEOUT, Client, HttpError
+
+# tqdm's default bar with the server's ETA (it knows the matches in play) instead of tqdm's own rate estimate
+BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt}{postfix}"
 
 
 def add_tournament_command(commands) -> None:
@@ -32,32 +35,41 @@ def run_tournament(args) -> int:
     spec.update({"deals": args.deals} if args.format == "duplicate" else {})
     spec.update({"rounds": args.rounds} if args.format == "swiss" else {})
     base = args.url.rstrip("/")
+    client = Client(base)
     try:
-        created = _call(f"{base}/v1/tournaments", spec)
-        document = created
-        while document["status"] != "finished":
-            _progress(document)
-            time.sleep(args.poll)
-            document = _call(f"{base}/v1/tournaments/{created['id']}")
-        _progress(document)
-        print(file=sys.stderr)
-        standings = _call(f"{base}/v1/tournaments/{created['id']}/standings")
+        document = follow(client, client.call("POST", "/v1/tournaments", spec), args.poll)
+        standings = client.call("GET", f"/v1/tournaments/{document['id']}/standings")
         if args.chart:
-            with urllib.request.urlopen(f"{base}/v1/tournaments/{created['id']}/chart.svg") as answer, \
-                    open(args.chart, "wb") as chart:
+            with urllib.request.urlopen(f"{base}/v1/tournaments/{document['id']}/chart.svg",
+                                        timeout=CALL_TIMEOUT) as answer, open(args.chart, "wb") as chart:
                 chart.write(answer.read())
-    except urllib.error.HTTPError as refused:
-        body = json.loads(refused.read() or b"{}")
-        print(f"cardroom tournament: {refused.code} {body.get('reason')}: {body.get('message')}", file=sys.stderr)
+    except HttpError as refused:
+        print(f"cardroom tournament: {refused}", file=sys.stderr)
         return 1
-    except (urllib.error.URLError, OSError) as error:
+    except OSError as error:  # refused, unreachable or timed out (urllib's URLError is one)
         print(f"cardroom tournament: cannot reach {base}: {error}", file=sys.stderr)
         return 2
-    print(f"tournament {created['id']}: {document['name']}, {document['progress']['total']} matches")
+    print(f"tournament {document['id']}: {document['name']}, {document['progress']['total']} matches")
     print(table(standings["entrants"]))
     if args.chart:
         print(f"ratings chart: {args.chart}")
     return 0
+
+
+def follow(client: Client, document: dict, poll: float, output=None) -> dict:
+    """Reads the tournament every `poll` seconds until it is finished, drawing its progress on `output`
+    (standard error by default). The bar is drawn only when `output` is a terminal (tqdm's disable=None):
+    redirected to a file or a pipe, a redrawn bar would leave a copy of itself at every read."""
+    with tqdm(total=document["progress"]["total"], unit="match", file=output or sys.stderr, disable=None,
+              bar_format=BAR_FORMAT) as bar:
+        while True:
+            bar.total, bar.n = document["progress"]["total"], document["progress"]["done"]
+            eta = document.get("eta_seconds")
+            bar.set_postfix_str("" if eta is None else f"ETA {eta:.0f} s")  # redraws the bar
+            if document["status"] == "finished":
+                return document
+            time.sleep(poll)
+            document = client.call("GET", f"/v1/tournaments/{document['id']}")
 
 
 def table(rows: list[dict]) -> str:
@@ -71,19 +83,3 @@ def table(rows: list[dict]) -> str:
         lines.append(f"{place:>3}  {row['name'][:20]:<20} {row['matches']:>7} {row['points']:>7.1f} {share:>22} "
                      f"{rating['mu']:>6.2f} {rating['sigma']:>6.2f} {rating['ordinal']:>7.2f}")
     return "\n".join(lines)
-
-
-def _progress(document: dict) -> None:
-    done, total = document["progress"]["done"], document["progress"]["total"]
-    filled = BAR * done // max(total, 1)
-    eta = document.get("eta_seconds")
-    eta_text = f" ETA {eta:.0f} s" if eta is not None else ""
-    print(f"\r[{'#' * filled}{'.' * (BAR - filled)}] {done}/{total}{eta_text}   ", end="", file=sys.stderr,
-          flush=True)
-
-
-def _call(url: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())

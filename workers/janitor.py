@@ -10,8 +10,7 @@ search re-enqueued while it runs would soon hold them all.
 
 One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
 pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
-`stall_after` after its last beat (the lock used to be held for `stall_after` after each pass, which could
-add as much again).
+`stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again).
 """
 import logging
 from contextlib import contextmanager

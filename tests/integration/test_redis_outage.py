@@ -86,7 +86,8 @@ def test_a_stored_move_whose_bot_turn_cannot_be_enqueued_is_acknowledged_and_the
 
 
 FREEZE_TIMEOUT = 0.5
-GENEROUS = 3 * FREEZE_TIMEOUT  # the retries used to multiply the timeout by 4 and the pool added its 10 s wait
+# about one timeout is the promise; timeouts retried (4 tries) or a 10 s wait for a pooled connection exceed 3
+GENEROUS = 3 * FREEZE_TIMEOUT
 
 
 def timed(request):

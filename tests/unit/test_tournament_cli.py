@@ -1,8 +1,9 @@
 """`cardroom verify` on a tournament's export, and the standings table `cardroom tournament` prints."""
+import io
 import json
 
 from cli import main
-from cli.tournament import table
+from cli.tournament import follow, table
 from tests.support.service import InlineTournaments, make_tournaments
 
 SWISS = {"game": "mantis", "options": {}, "format": "swiss", "rounds": 2, "table_size": 2, "max_parallel": 4,
@@ -29,3 +30,31 @@ def test_the_standings_table_lists_every_entrant_best_first():
     lines = table(rows).splitlines()
     assert len(lines) == 1 + len(rows) and "win share (95%)" in lines[0]
     assert [line.split()[1] for line in lines[1:]] == [row["name"].split()[0] for row in rows]
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class Readings:
+    """A server whose tournament is read as these documents, one a read."""
+
+    def __init__(self, documents):
+        self._documents = iter(documents)
+
+    def call(self, method, path):
+        return next(self._documents)
+
+
+def reading(done, status="running", eta=None):
+    return {"id": "t1", "status": status, "progress": {"done": done, "total": 4}, "eta_seconds": eta}
+
+
+def test_on_a_terminal_the_progress_bar_follows_the_tournament_to_its_end():
+    terminal = Terminal()
+    server = Readings([reading(2, eta=3), reading(4, "finished")])
+    finished = follow(server, reading(0, eta=9), poll=0, output=terminal)
+    assert finished["status"] == "finished"
+    drawn = terminal.getvalue()
+    assert "0/4, ETA 9 s" in drawn and "2/4, ETA 3 s" in drawn and drawn.rstrip().endswith("4/4")
