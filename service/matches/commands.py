@@ -47,9 +47,9 @@ class MatchCommands(Callers):
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
                               owner["id"] if owner else None, clock_spec, invitation)
         now = self._stamp()
-        state = match.evolve_all(None, _timed(events, now))
+        state = match.evolve_all(None, timed(events, now))
         opening = match.open_events(state, seed)
-        state = match.evolve_all(state, _timed(opening, now))
+        state = match.evolve_all(state, timed(opening, now))
         tokens = {seat: secrets.token_urlsafe(24) for seat, s in enumerate(state["seats"])
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
         match_id = match_id or uuid.uuid4().hex
@@ -157,7 +157,7 @@ class MatchCommands(Callers):
                            current_version=version)
         events = match.decide(current.state, seat, move, current.meta["seed"], current.meta["salt"])
         now = self._stamp()
-        state = match.evolve_all(current.state, _timed(events, now))
+        state = match.evolve_all(current.state, timed(events, now))
         record = key and json.dumps({"request": request, "first": version + 1, "last": version + len(events),
                                      "status": state["status"], "to_act": match.to_act(state)})
         try:
@@ -189,7 +189,7 @@ class MatchCommands(Callers):
     def _append_now(self, match_id: str, current: Current, events: list[dict], now: str | None = None) -> dict:
         """Appends `events` at the time `now` (default: this moment); returns the new state."""
         now = now or self._stamp()
-        state = match.evolve_all(current.state, _timed(events, now))
+        state = match.evolve_all(current.state, timed(events, now))
         self._append(match_id, current, events, state, now)
         return state
 
@@ -217,7 +217,7 @@ def _server_bot(state: dict, seat: int) -> str | None:
     return state["seats"][seat]["bot"] or ("greedy" if state["seats"][seat].get("zombie") else None)
 
 
-def _timed(events: list[dict], now: str) -> list[dict]:
+def timed(events: list[dict], now: str) -> list[dict]:
     """The events with the time the store will give them, so that a turn clock folds them as stored."""
     return [{**event, "time": now} for event in events]
 

@@ -5,13 +5,13 @@ import json
 from collections.abc import Callable
 
 from domain import match
+from domain.games import get_game
 from eventstore.clock import utc_now
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Forbidden, NotFound
 from service.matches.callers import Callers, account_seat
 from service.matches.documents import document, invitation_document, present, seats, summary
 from service.repository import TOURNAMENT
-from domain.games import get_game
 
 
 class MatchQueries(Callers):

@@ -1,18 +1,17 @@
 """Who sits where before the deal: join an open seat, leave it, accept or decline an invitation
 (docs/challenges.md), and an account taken out of its matches by the operator (docs/admin.md)."""
 import json
+import logging
+import secrets
 
 from domain import match
 from domain.errors import InvalidSetup
 from eventstore.base import VersionConflict
 from service.errors import Conflict, NotFound, Unauthorized
 from service.matches.callers import account_seat, token_digest
-from service.matches.commands import JOIN_ATTEMPTS, MatchCommands, _timed
+from service.matches.commands import JOIN_ATTEMPTS, MatchCommands, timed
 from service.matches.documents import document
 from service.repository import TOURNAMENT, Current
-
-import logging
-import secrets
 
 log = logging.getLogger("service.matches")
 
@@ -122,7 +121,7 @@ class Seating(MatchCommands):
             hashes = json.loads(current.meta["tokens"])
             hashes[seat] = token_hash
             now = self._stamp()
-            state = match.evolve_all(current.state, _timed(events, now))
+            state = match.evolve_all(current.state, timed(events, now))
             try:
                 self._append(match_id, current, events, state, now, {"tokens": json.dumps(hashes)})
             except VersionConflict:
