@@ -54,6 +54,7 @@ screenshots: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m tests.support.screenshots
 
 lint: $(STAMP)
+	$(BIN)/ruff check --quiet .
 	$(BIN)/lint-imports
 
 openapi: $(STAMP)

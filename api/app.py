@@ -8,6 +8,8 @@ from flask_cors import CORS
 from flask_smorest import Api
 
 from api import errors, limits, play_socket
+from api.request_ids import HEADER as REQUEST_ID_HEADER
+from api.request_ids import add_request_ids
 from api.accounts import account_routes
 from api.admin import admin as admin_routes
 from api.catalog import bots, games, health
@@ -46,8 +48,10 @@ GZIP_LEVEL = 1
 GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
-CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-                "expose_headers": ["ETag"], "methods": ["GET", "POST", "PATCH", "OPTIONS"], "max_age": 600}
+CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
+                                  REQUEST_ID_HEADER],
+                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "OPTIONS"],
+                "max_age": 600}
 
 
 class CardroomApi(Api):
@@ -66,16 +70,19 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                streams: MatchStreams | None = None, accounts: AccountService | None = None,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
                tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
-               exposition: Exposition | None = None, metrics_token: str | None = None) -> Flask:
+               exposition: Exposition | None = None, metrics_token: str | None = None,
+               readiness: dict | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
     `tournaments` (and their streams): without them, no /v1/tournaments. `admin`: the operator's actions
     (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none.
     `exposition`: what GET /metrics answers (default: this process's figures); `metrics_token`: who may read it
-    (api/metrics.py)."""
+    (api/metrics.py). `readiness`: GET /health/ready's checks by name, each returning when it passes and raising
+    (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis"."""
     app = Flask("cardroom")
-    instrument(app)  # first, so that a request's time includes every other hook
+    add_request_ids(app)  # first: every later hook's refusal has its request id
+    instrument(app)  # next, so that a request's time includes every other hook
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="cardroom", API_VERSION="v1", OPENAPI_VERSION="3.0.3", OPENAPI_URL_PREFIX="/",
@@ -87,6 +94,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     )
     app.extensions["cardroom.service"] = service
     app.extensions["cardroom.health"] = health_check
+    app.extensions["cardroom.readiness"] = readiness or {"redis": health_check}
     app.extensions["cardroom.streams"] = streams
     app.extensions["cardroom.accounts"] = accounts
     app.extensions["cardroom.feeds"] = feeds
@@ -130,7 +138,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     add_metrics(app, exposition or Exposition(None), metrics_token)
     errors.register(app)
     Compress(app)
-    CORS(app, resources=[r"/v1/*", "/openapi.json", "/health"], origins=list(cors_origins), **CORS_HEADERS)
+    CORS(app, resources=[r"/v1/*", "/openapi.json", r"/health.*"], origins=list(cors_origins), **CORS_HEADERS)
     app.before_request(limits.refuse_oversized_request)
     if rate_limits:
         limit_by_caller(app, rate_limits)

@@ -1,4 +1,4 @@
-"""One JSON shape for every error: {code, status, reason, message} (+ errors for field errors). The same
+"""One JSON shape for every error: {code, status, reason, message, request_id} (+ errors for field errors). The same
 bodies answer HTTP requests and the play socket's messages (api/play_socket.py): `describe` maps an error to
 its body once for both."""
 import logging
@@ -10,6 +10,7 @@ from werkzeug.routing import WebsocketMismatch
 
 from domain.errors import RuleViolation
 from observability.metrics import redis_error, refused
+from service import log_context
 from service.errors import ServiceError
 
 HTTP_REASONS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -30,9 +31,10 @@ log = logging.getLogger("cardroom.api")
 
 
 def error_body(code: int, reason: str, message: str, errors=None, **details) -> dict:
-    """The one error shape; a 429 or a 503 is counted here, where every one is made (HTTP and play socket)."""
+    """The one error shape; a 429 or a 503 is counted here, where every one is made (HTTP and play socket).
+    `request_id`: the current request's (api/request_ids.py), or a new one outside any request."""
     body = {"code": code, "status": STATUS_TEXT.get(code, "Error"), "reason": reason, "message": message,
-            **details}
+            "request_id": log_context.request_id() or log_context.new_request_id(), **details}
     if code in REFUSALS:
         refused(code, reason)
     if errors:

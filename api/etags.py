@@ -7,7 +7,7 @@ call (`MatchService.tag`), flask-smorest hashes them into the ETag, and a client
 between, the answer is newer than its tag, and that tag can never match again (versions only grow), so the
 race costs one extra 200, never a stale 304. Answers vary on Authorization (the seat) as well.
 GET of a match itself, the most frequent read, takes its tag and its answer from one load instead
-(`MatchService.tagged_get`): one Redis call, not two; for a match the process remembers (service/recent.py)
+(`MatchService.tagged_get`): one Redis call, not two; for a match the process remembers (service/repository.py)
 that load carries only the meta and no event to fold, and a 304 still builds no answer.
 """
 from flask import Response, request

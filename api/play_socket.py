@@ -12,7 +12,6 @@ greenlet, not a worker, as a stream (GET .../stream) does. The route is flask-so
 frames are refused at their header when it declares more than the largest message (SizeCheckedServer).
 """
 from contextlib import suppress
-from contextlib import suppress
 from dataclasses import replace
 
 from flask import Flask, Response, current_app, request
@@ -27,8 +26,10 @@ from api.context import forget_request_memo, service
 from api.errors import SCHEMA_MISMATCH, describe, error_body
 from api.limits import loads
 from api.rate_limits import MOVES, caller
+from api.request_ids import HEADER as REQUEST_ID_HEADER
 from api.schemas import PlayMessage, RequestId
 from observability.metrics import held_open
+from service import log_context
 
 # GET /v1/play in the OpenAPI document, which has no words for a WebSocket's messages: the components name them.
 OPERATION = {
@@ -89,7 +90,8 @@ class DeclaredSizeLimit(Extension):
 
 
 class SizeCheckedConnection(WSConnection):
-    """wsproto's server connection, with DeclaredSizeLimit among the extensions it accepts with."""
+    """wsproto's server connection, with DeclaredSizeLimit among the extensions it accepts with, and the
+    request's X-Request-ID on its upgrade answer (the socket's log lines carry it too)."""
 
     def __init__(self, max_bytes: int):
         super().__init__(ConnectionType.SERVER)
@@ -97,7 +99,8 @@ class SizeCheckedConnection(WSConnection):
 
     def send(self, event):
         if isinstance(event, AcceptConnection):
-            event = replace(event, extensions=[*event.extensions, self.limit])
+            event = replace(event, extensions=[*event.extensions, self.limit], extra_headers=[
+                *event.extra_headers, (REQUEST_ID_HEADER.encode(), log_context.request_id().encode())])
         return super().send(event)
 
 
@@ -137,7 +140,9 @@ def answer(message: str | bytes) -> str:
     fields = None
     try:
         fields = loads(message.encode() if isinstance(message, str) else message)
-        status, body = play_move(MESSAGE.load(fields))
+        play = MESSAGE.load(fields)
+        with log_context.bound_contextvars(match_id=play["match_id"], seat=None):  # one message's match and seat
+            status, body = play_move(play)
     except ValidationError as error:
         status, body = 422, error_body(422, "invalid_request", SCHEMA_MISMATCH, {"json": error.messages})
     except Exception as error:  # noqa: BLE001 - every error answers in the one shape, as over HTTP

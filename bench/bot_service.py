@@ -85,7 +85,7 @@ def main():
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
     print(f"workers: {os.cpu_count()} (one per core, the default); seats: {GAMES}")
-    print(f"| game | bot | human->bot median ms | p95 ms | moves measured | all-bot matches/min |")
+    print("| game | bot | human->bot median ms | p95 ms | moves measured | all-bot matches/min |")
     print("|---|---|---|---|---|---|")
     with embedded_redis() as redis_url:
         process, base = start_service(redis_url)

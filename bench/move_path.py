@@ -1,4 +1,4 @@
-"""What the per-process memory of folded states (service/recent.py) saves on a move, on Redis, side by side.
+"""What the per-process memory of folded states (service/repository.py) saves on a move, on Redis, side by side.
 
 Random 3-seat Mantis moves through MatchService.move (no HTTP), in three set-ups on one embedded Redis:
 - memory off: every move loads the match (one Lua call, latest snapshot + tail, folded);

@@ -29,6 +29,7 @@ from service.ports import NoBots, NoTournaments
 from service.streams import MatchStreams
 from service.tournaments import TournamentService
 from service.tournament_streams import TournamentStreams
+from workers import readiness
 from workers.scheduler import RqBotScheduler, RqTournamentScheduler, RqTurnTimers, timer_queue_name
 
 
@@ -174,7 +175,16 @@ def build_app(config: Settings):
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
-                      exposition=exposition, metrics_token=config.metrics_token)
+                      exposition=exposition, metrics_token=config.metrics_token,
+                      readiness=build_readiness(config, client))
+
+
+def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
+    """GET /health/ready's checks. A worker or the scheduler silent for STALL_AFTER seconds is taken for gone, as
+    the janitor takes a worker (workers/readiness.py)."""
+    queue = build_queue(config)
+    return {"redis": client.ping, "bot_workers": readiness.bot_workers(queue, config.stall_after),
+            "scheduler": readiness.scheduler(queue, config.stall_after)}
 
 
 def build_docs_app():

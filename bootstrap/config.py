@@ -47,7 +47,7 @@ class Settings:
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
     archive_after: float       # ARCHIVE_AFTER: seconds after it finished that a match's log is archived
                                #   (compressed, read back transparently); 0 = never
-    recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/recent.py), about
+    recent_matches: int        # RECENT_MATCHES: folded states remembered per process (service/repository.py), about
                                #   25-60 KB each; 0 = none (every move loads the match)
     max_tournament_matches: int  # MAX_TOURNAMENT_MATCHES: the most matches one tournament may play
     admin_key: str | None      # ADMIN_KEY: the operator's bearer key for /v1/admin and `cardroom admin`; unset = no admin
@@ -65,6 +65,8 @@ class Settings:
                                #   empties it at start; unset = each process serves its own figures only
     metrics_token: str | None  # METRICS_TOKEN: the bearer token GET /metrics requires; unset = only clients on the
                                #   loopback interface may read it
+    log_format: str            # LOG_FORMAT: "json" for one JSON object a log line (log collectors), else "text"
+                               #   for people reading var/logs/ (docs/logging.md)
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Settings":
@@ -127,4 +129,5 @@ class Settings:
             max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
             metrics_dir=Path(env["PROMETHEUS_MULTIPROC_DIR"]) if env.get("PROMETHEUS_MULTIPROC_DIR") else None,
             metrics_token=env.get("METRICS_TOKEN") or None,
+            log_format=env.get("LOG_FORMAT", "text"),
         )

@@ -17,6 +17,8 @@ def _sibling(name: str):
 
 
 _config = _sibling("config").Settings.from_env()
+# the app's lines and gunicorn's own in one format (bootstrap/logs.py); the app writes the access lines
+logconfig_dict = _sibling("logs").gunicorn_logconfig("web", _config.log_format)
 
 bind = f"{_config.host}:{_config.port}"
 workers = _config.web_workers

@@ -37,16 +37,17 @@ class BoundedGeventWorker(GeventWorker):
         """Open connections by client address, in this worker."""
         return Counter()
 
-    @cached_property
     def refusal(self) -> bytes:
-        """The answer to a connection over the cap. Built in the worker, not in gunicorn's master (see above)."""
+        """The answer to a connection over the cap, with a request id of its own: its request is never read.
+        The app is imported in the worker, not in gunicorn's master (see above)."""
         from api.errors import error_body
-        body = json.dumps(error_body(
-            429, "too_many_connections", f"this address has {self.max_per_address} connections open to this "
-                                         "server process; close one or retry later", retry_after=RETRY_AFTER))
+        error = error_body(429, "too_many_connections", f"this address has {self.max_per_address} connections open "
+                                                        "to this server process; close one or retry later",
+                           retry_after=RETRY_AFTER)
+        body = json.dumps(error)
         return (f"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER}\r\nConnection: close\r\n\r\n{body}"
-                ).encode()
+                f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER}\r\nX-Request-ID: {error['request_id']}\r\n"
+                f"Connection: close\r\n\r\n{body}").encode()
 
     def handle(self, listener, client, addr):
         address = addr[0] if isinstance(addr, tuple) else None  # a unix socket's peer has no address: a proxy
@@ -65,7 +66,7 @@ class BoundedGeventWorker(GeventWorker):
     def refuse(self, client) -> None:
         try:
             with gevent.Timeout(RETRY_AFTER, False):  # a client that reads nothing cannot hold the greenlet
-                client.sendall(self.refusal)
+                client.sendall(self.refusal())
             client.setblocking(False)
             client.recv(DRAIN_BYTES)
         except OSError:  # gone already, or nothing arrived yet

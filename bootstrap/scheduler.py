@@ -11,7 +11,7 @@ import time
 
 from rq.scheduler import RQScheduler
 
-from bootstrap import build_queue, build_timer_queue, settings, wait_for_redis
+from bootstrap import build_queue, build_timer_queue, logs, settings, wait_for_redis
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import scheduler_passed
 
@@ -47,6 +47,7 @@ class PollingScheduler(RQScheduler):
 
 def main() -> None:
     config = settings()
+    logs.configure("scheduler", config.log_format)
     outage = RedisOutage(log)
     logging.getLogger("rq.scheduler").addFilter(outage.quieting())
     queue = build_queue(config)

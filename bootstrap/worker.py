@@ -11,9 +11,10 @@ import time
 from rq import SimpleWorker
 
 from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
-                       build_tournament_scheduler, build_tournament_service, settings, wait_for_redis)
+                       build_tournament_scheduler, build_tournament_service, logs, settings, wait_for_redis)
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
+from service import log_context
 from workers import jobs
 from workers.janitor import sweep, sweep_tournaments
 
@@ -23,6 +24,7 @@ BEATS_PER_STALL = 4
 
 
 def run_janitor(service, scheduler, tournaments, tournament_scheduler, config, outage: RedisOutage) -> None:
+    log_context.bind_contextvars(program="janitor")  # this thread's lines are the janitor's, not the worker's
     while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
             turns = sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
@@ -59,9 +61,16 @@ class BotWorker(SimpleWorker):
     # RQ doubles its pause between tries to reach Redis up to 60 s; 2 s resumes bot turns soon after an outage.
     max_connection_wait_time = 2.0
 
+    def execute_job(self, job, queue):
+        """The job's lines carry its id, its match (and seat) or tournament, and the id of the request that caused
+        it (workers/scheduler.py), as do the jobs it enqueues in turn."""
+        with log_context.bound_contextvars(job_id=job.id, **job.meta):
+            super().execute_job(job, queue)
+
 
 def main() -> None:
     config = settings()
+    logs.configure("worker", config.log_format)
     outage = RedisOutage(log)
     logging.getLogger("rq.worker").addFilter(outage.quieting())
     scheduler = build_bot_scheduler(config)

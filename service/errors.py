@@ -37,3 +37,7 @@ class RateLimited(ServiceError):
 
 class Unavailable(ServiceError):
     status = 503
+
+
+class NotReady(Exception):
+    """A readiness check that fails (GET /health/ready), saying what is missing."""

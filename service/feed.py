@@ -22,7 +22,8 @@ from eventstore.base import EventStore
 from service.accounts import AccountService
 from service.errors import NotFound
 from service.hub import Hub, Watch
-from service.matches import TOURNAMENT, account_seat, invitation_document
+from service.matches import account_seat, invitation_document
+from service.repository import TOURNAMENT
 from service.streams import Frame
 
 POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)

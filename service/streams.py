@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from domain import match
 from service.errors import NotFound
 from service.hub import Hub
-from service.matches import MatchService, present
+from service.matches import MatchService, document, present
 
 
 @dataclass(frozen=True)
@@ -62,5 +62,5 @@ class MatchStreams:
     def _document(match_id: str, state: dict, seat: int | None) -> Frame:
         owes = seat is not None and seat in match.to_act(state) and not match.played_by_server(state, seat)
         legal = match.legal_moves(state, seat) if owes else []
-        return Frame(state["version"], "match", {"type": "match", **MatchService.document(match_id, state, seat),
+        return Frame(state["version"], "match", {"type": "match", **document(match_id, state, seat),
                                                  "legal_moves": legal})

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from domain import tournament
 from service.errors import NotFound
 from service.hub import Hub
-from service.matches import tournament_key
+from service.repository import tournament_key
 from service.streams import Frame
 from service.tournaments import TournamentService
 

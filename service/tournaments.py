@@ -21,7 +21,8 @@ from eventstore.base import EventStore, Head, VersionConflict
 from eventstore.clock import utc_at, utc_now
 from service.accounts import INVITE, REFUSE, AccountService, invitation_from
 from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable
-from service.matches import MatchService, tournament_key
+from service.matches import MatchService
+from service.repository import Current, Repository, tournament_key
 from service.ports import TournamentScheduler
 from service.ratings import ratings
 
@@ -36,6 +37,7 @@ class TournamentService:
                  accounts: AccountService | None = None, clock=time.time):
         """`max_matches`: the most matches one tournament may play (more: 422 too_many_matches)."""
         self._store = store
+        self._tournaments = Repository(store, tournament.evolve_all, _missing, key=tournament_key)
         self._matches = matches
         self._jobs = jobs
         self._max_matches = max_matches
@@ -59,7 +61,7 @@ class TournamentService:
         for entrant in entrants:  # before the append: an invitation is never lost, only maybe listed for nothing
             if entrant.get("invited"):
                 self._accounts.note_invitation(entrant["account"], tournament_key(tournament_id))
-        appended = self._append(tournament_id, Head(), events, state, meta)
+        appended = self._append(tournament_id, Current({}, None, Head()), events, state, meta)
         self._jobs.schedule(tournament_id, appended.head.version)
         return self.document(tournament_id, state, meta)
 
@@ -77,9 +79,10 @@ class TournamentService:
         """Records its finished matches and starts the tables max_parallel allows: "stale" if the tournament
         is no longer at `version` (or another advance appended first), "idle" if there was nothing to do;
         a tournament whose invitations expired is canceled ("canceled")."""
-        meta, state, head = self._load(tournament_id)
+        current = self._load(tournament_id)
+        meta, state = current.meta, current.state
         if state["version"] == version and state["status"] == tournament.WAITING:
-            return self._expire(tournament_id, meta, state, head)
+            return self._expire(tournament_id, current)
         if state["version"] != version or state["status"] != tournament.RUNNING:
             return "stale"
         events = []
@@ -97,7 +100,7 @@ class TournamentService:
         if not events:
             return "idle"
         try:
-            appended = self._append(tournament_id, head, events, state)
+            appended = self._append(tournament_id, current, events, state)
         except VersionConflict:
             log.warning("tournament %s moved on during an advance from version %d", tournament_id, version)
             return "stale"
@@ -116,7 +119,7 @@ class TournamentService:
             if not meta or meta.get("status") not in (tournament.RUNNING, tournament.WAITING) \
                     or now - float(meta["updated_at"]) < stall_after:
                 continue
-            _, state, _ = self._load(tournament_id)
+            state = self._load(tournament_id).state
             deadline = tournament.entry_deadline(state)
             if tournament.to_start(state) or self._finished_unrecorded(state) or (deadline and deadline <= now * 1000):
                 found.append((tournament_id, state["version"]))
@@ -124,16 +127,18 @@ class TournamentService:
 
     # --- reads --------------------------------------------------------------------------------------
     def get(self, tournament_id: str) -> dict:
-        meta, state, _ = self._load(tournament_id)
+        current = self._load(tournament_id)
+        meta, state = current.meta, current.state
         return self.document(tournament_id, state, meta)
 
     def state(self, tournament_id: str) -> tuple[dict, dict]:
         """The folded state and the document, for a stream that follows the log from there."""
-        meta, state, _ = self._load(tournament_id)
+        current = self._load(tournament_id)
+        meta, state = current.meta, current.state
         return state, self.document(tournament_id, state, meta)
 
     def standings(self, tournament_id: str) -> dict:
-        _, state, _ = self._load(tournament_id)
+        state = self._load(tournament_id).state
         return with_ratings(state)
 
     def list_tournaments(self, game: str | None, cursor: int | None, limit: int) -> dict:
@@ -144,7 +149,7 @@ class TournamentService:
 
     def export(self, tournament_id: str) -> dict:
         """The tournament's log and every started match's export: what `cardroom verify` checks offline."""
-        meta, state, _ = self._load(tournament_id)
+        state = self._load(tournament_id).state
         match_ids = [t["match"] for r in state["rounds"] for t in r["tables"] if t["match"]]
         return {"format": EXPORT_FORMAT, "tournament_id": tournament_id,
                 "complete": state["status"] == tournament.FINISHED, "exported_at": utc_now(),
@@ -194,7 +199,8 @@ class TournamentService:
 
     def _answer(self, tournament_id: str, credential: str | None, answer) -> dict:
         account = self._accounts.authenticate(credential) if self._accounts else None
-        meta, state, head = self._load(tournament_id)
+        current = self._load(tournament_id)
+        meta, state = current.meta, current.state
         entrant = next((i for i, e in enumerate(state["entrants"]) if account and e.get("account") == account["id"]),
                        None)
         if entrant is None:
@@ -210,7 +216,7 @@ class TournamentService:
             raise Conflict(refused.reason, refused.message) from None
         state = tournament.evolve_all(state, events)
         try:
-            appended = self._append(tournament_id, head, events, state)
+            appended = self._append(tournament_id, current, events, state)
         except VersionConflict:
             raise Conflict("busy", "the tournament changed while answering; try again") from None
         self._accounts.forget_invitation(account["id"], tournament_key(tournament_id))
@@ -218,13 +224,14 @@ class TournamentService:
             self._jobs.schedule(tournament_id, appended.head.version)
         return self.document(tournament_id, state, meta)
 
-    def _expire(self, tournament_id: str, meta: dict, state: dict, head: Head) -> str:
+    def _expire(self, tournament_id: str, current: Current) -> str:
+        meta, state = current.meta, current.state
         try:
             events = tournament.expire_entries(state, clock.millis(utc_at(self._clock())), meta["seed"], meta["salt"])
         except InvalidSetup:
             return "idle"
         try:
-            self._append(tournament_id, head, events, tournament.evolve_all(state, events))
+            self._append(tournament_id, current, events, tournament.evolve_all(state, events))
         except VersionConflict:
             return "stale"
         for entrant in tournament.invited_entrants(state):
@@ -260,21 +267,24 @@ class TournamentService:
         return [(m, json.loads(meta["result"])) for m, meta in zip(running, self._store.metas(running))
                 if meta and meta.get("status") == match.FINISHED]
 
-    def _append(self, tournament_id, head, events, state, meta=None):
+    def _append(self, tournament_id: str, current: Current, events: list[dict], state: dict, meta=None):
         done, total = tournament.progress(state)
         meta = {**(meta or {}), "status": state["status"], "game": state["game"], "name": state["name"],
                 "format": state["format"], "done": str(done), "total": str(total), "updated_at": repr(self._clock())}
-        return self._store.append(tournament_key(tournament_id), head, events, meta=meta)
+        return self._tournaments.save(tournament_id, current, events, state, meta)
 
-    def _load(self, tournament_id: str) -> tuple[dict, dict, Head]:
-        loaded = self._store.load(tournament_key(tournament_id)) if _well_formed(tournament_id) else None
-        if loaded is None:
-            raise NotFound("tournament_not_found", f"no tournament {tournament_id!r}")
-        return loaded.meta, tournament.evolve_all(None, loaded.events), loaded.head
+    def _load(self, tournament_id: str) -> Current:
+        if not _well_formed(tournament_id):
+            raise _missing(tournament_id)
+        return self._tournaments.load(tournament_id)
 
 
 def _utc(millis: int | None) -> str | None:
     return None if millis is None else utc_at(millis / 1000)
+
+
+def _missing(tournament_id: str) -> NotFound:
+    return NotFound("tournament_not_found", f"no tournament {tournament_id!r}")
 
 
 def with_ratings(state: dict) -> dict:

@@ -1,6 +1,7 @@
 """Bot turns as RQ jobs with deterministic ids: one job per (match, version, seat); turn-clock timers as RQ
 jobs scheduled at a deadline (enqueue_at, run by RQ's scheduler: bootstrap/scheduler.py): one per (match,
-version)."""
+version). Each job's meta is the context of its log lines (service/log_context.py): what it works on and the id
+of the request that caused it; the worker binds it while it runs the job (bootstrap/worker.py)."""
 import logging
 from datetime import datetime, timezone
 
@@ -8,6 +9,8 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+
+from service import log_context
 
 JOB_TIMEOUT_SECONDS = 60
 log = logging.getLogger(__name__)
@@ -19,6 +22,13 @@ def bot_job_id(match_id: str, seat: int, version: int) -> str:
 
 def timer_job_id(match_id: str, version: int, at: float) -> str:
     return f"clock-{match_id}-{version}-{round(at * 1000)}"
+
+
+def job_context(**subject) -> dict:
+    """A job's meta: its subject and the id of the request (or of the job) at hand, if any (the janitor's
+    re-enqueues have none)."""
+    request_id = log_context.request_id()
+    return {**subject, log_context.REQUEST_ID: request_id} if request_id else subject
 
 
 def timer_queue_name(bot_queue: str) -> str:
@@ -68,7 +78,7 @@ class RqBotScheduler:
         self.queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
                             job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
-                            failure_ttl=self._failure_ttl)
+                            failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id, seat=seat))
 
 
 class RqTurnTimers:
@@ -86,7 +96,7 @@ class RqTurnTimers:
         try:
             self.queue.enqueue_at(datetime.fromtimestamp(at, timezone.utc), "workers.jobs.time_out", match_id,
                                   version, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=0,
-                                  failure_ttl=self._failure_ttl)
+                                  failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id))
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("timer %s not scheduled (Redis unreachable); the janitor will see its deadline pass", job_id)
 
@@ -111,6 +121,7 @@ class RqTournamentScheduler:
                 return
             self.queue.enqueue("workers.jobs.advance_tournament", tournament_id, version, job_id=job_id,
                                retry=Retry(max=3, interval=[1, 2, 4]), job_timeout=JOB_TIMEOUT_SECONDS,
-                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl)
+                               result_ttl=self._result_ttl, failure_ttl=self._failure_ttl,
+                               meta=job_context(tournament_id=tournament_id))
         except (redis.ConnectionError, redis.TimeoutError):
             log.warning("tournament advance %s not enqueued (Redis unreachable); the janitor will", job_id)

@@ -102,7 +102,7 @@ def test_a_new_match_is_announced_and_an_owed_turn_is_told_again_on_reconnecting
 
 
 def test_a_seat_left_and_taken_again_is_announced_when_the_match_is_dealt(service, accounts, feeds):
-    (ann, ann_key), (bob, bob_key) = register(accounts), register(accounts)
+    (_, ann_key), (_, bob_key) = register(accounts), register(accounts)
     created = service.create("mantis", {}, [{"open": True}, {"open": True}])
     service.join(created["id"], None, ann_key)
     service.leave(created["id"], ann_key)

@@ -4,7 +4,7 @@ import pytest
 
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import keys
-from service.matches import tournament_key
+from service.repository import tournament_key
 from service.tournament_audit import verify_tournament
 from tests.support.service import InlineTournaments, make_tournaments
 

@@ -1,4 +1,4 @@
-"""The per-process memory of recent matches (service/recent.py) spares loads and never changes an answer:
+"""The per-process memory of recent matches (service/repository.py) spares loads and never changes an answer:
 two services on one store stand for two gunicorn workers."""
 import pytest
 

@@ -8,7 +8,7 @@ from domain.match import commitment
 from domain.tournament import deal_seed
 from eventstore.base import VersionConflict
 from eventstore.memory import InMemoryEventStore
-from service.matches import tournament_key
+from service.repository import tournament_key
 from service.tournament_audit import verify_tournament
 from tests.support.service import InlineBots, InlineTournaments, RecordedBots, RecordedTournaments, make_tournaments
 
