@@ -11,7 +11,6 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from domain.errors import InvalidSetup
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
                              one_of, parse_move, record, require, validate_options)
 
