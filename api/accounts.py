@@ -1,7 +1,7 @@
 """Accounts: register, read yourself, rotate your key, list your matches (send 'Authorization: Bearer <key>')."""
 from flask.views import MethodView
 
-from api.context import accounts, seat_token, service, vary_on_authorization
+from api.context import accounts, credential, service, vary_on_authorization
 from api.etags import Blueprint
 from api.schemas import (Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, Challenges, CreateAccount,
                          UpdateAccount)
@@ -32,14 +32,14 @@ class Me(MethodView):
     @account_routes.doc(security=ACCOUNT_KEY, operationId="getMe")
     def get(self):
         """The account whose key you send."""
-        return accounts().me(seat_token())
+        return accounts().me(credential())
 
     @account_routes.arguments(UpdateAccount)
     @account_routes.response(200, Account)
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
     def patch(self, body):
         """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
-        return accounts().set_challenges(seat_token(), body["challenges"])
+        return accounts().set_challenges(credential(), body["challenges"])
 
 
 @account_routes.route("/me/keys")
@@ -48,7 +48,7 @@ class Keys(MethodView):
     @account_routes.doc(security=ACCOUNT_KEY, operationId="rotateKey")
     def post(self):
         """A new API key; the key you sent stops working at once."""
-        return accounts().rotate_key(seat_token())
+        return accounts().rotate_key(credential())
 
 
 @account_routes.route("/me/matches")
@@ -58,7 +58,7 @@ class MyMatches(MethodView):
     @account_routes.doc(security=ACCOUNT_KEY, operationId="listMyMatches")
     def get(self, query):
         """Your account's matches, newest first, each with your seat; filter by status, page with next_cursor."""
-        return service().account_matches(seat_token(), query.get("status"), query.get("cursor"), query["limit"])
+        return service().account_matches(credential(), query.get("status"), query.get("cursor"), query["limit"])
 
 
 @account_routes.route("/me/challenges")
@@ -68,4 +68,4 @@ class MyChallenges(MethodView):
     def get(self):
         """The invitations awaiting your answer, oldest first: accept or decline each at
         POST /v1/matches/<match>/accept or .../decline (the feed announces them as `challenge`)."""
-        return service().invitations(seat_token())
+        return service().invitations(credential())

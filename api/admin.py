@@ -3,7 +3,7 @@ admin_disabled) when the server has no ADMIN_KEY."""
 from flask import current_app
 from flask.views import MethodView
 
-from api.context import seat_token
+from api.context import credential
 from api.etags import Blueprint
 from api.schemas import AdminAccount, AdminAction, BotTurns, Match
 from service.admin import AdminService
@@ -14,7 +14,7 @@ admin = Blueprint("admin", __name__, url_prefix="/v1/admin",
 ADMIN_KEY = [{"adminKey": []}]
 
 
-def service() -> AdminService:
+def admin_service() -> AdminService:
     return current_app.extensions["cardroom.admin"]
 
 
@@ -26,7 +26,7 @@ class AbortMatch(MethodView):
     def post(self, body, match_id):
         """End a match that has not ended, with no result: `match_aborted {by: operator, reason}` in its log,
         replayed by the audit. 409 match_finished if it is over."""
-        return service().abort_match(seat_token(), match_id, body["reason"], body["by"])
+        return admin_service().abort_match(credential(), match_id, body["reason"], body["by"])
 
 
 @admin.route("/accounts/<account>/disable")
@@ -37,7 +37,7 @@ class DisableAccount(MethodView):
     def post(self, body, account):
         """Refuse the account's key (403 account_disabled) and take it out of its matches: its seats in running
         matches resign (the greedy bot plays them on), its seats not dealt yet are left, its invitations declined."""
-        return service().disable_account(seat_token(), account, body["reason"], body["by"])
+        return admin_service().disable_account(credential(), account, body["reason"], body["by"])
 
 
 @admin.route("/accounts/<account>/enable")
@@ -47,7 +47,7 @@ class EnableAccount(MethodView):
     @admin.doc(security=ADMIN_KEY, operationId="enableAccount")
     def post(self, body, account):
         """Accept the account's key again (the matches it was taken out of stay as they are)."""
-        return service().enable_account(seat_token(), account, body["reason"], body["by"])
+        return admin_service().enable_account(credential(), account, body["reason"], body["by"])
 
 
 @admin.route("/bot-turns")
@@ -56,7 +56,7 @@ class StuckBotTurns(MethodView):
     @admin.doc(security=ADMIN_KEY, operationId="listStuckBotTurns")
     def get(self):
         """The bot turns awaited longer than STALL_AFTER (the janitor re-enqueues those whose job is gone)."""
-        return service().stuck_bot_turns(seat_token())
+        return admin_service().stuck_bot_turns(credential())
 
 
 @admin.route("/bot-turns/requeue")
@@ -66,4 +66,4 @@ class RequeueBotTurns(MethodView):
     @admin.doc(security=ADMIN_KEY, operationId="requeueStuckBotTurns")
     def post(self, body):
         """Enqueue every stuck bot turn again; each is still played once (its job submits at its version)."""
-        return service().requeue_bot_turns(seat_token(), body["reason"], body["by"])
+        return admin_service().requeue_bot_turns(credential(), body["reason"], body["by"])

@@ -6,7 +6,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from api.errors import error_response
-from api.limits import Blueprint
+from api.etags import Blueprint
 from api.schemas import Bots, Error, Game, Games, Health, Live, Ready
 from domain.bots import BOTS
 from domain.games import GAMES

@@ -31,7 +31,7 @@ def forget_request_memo() -> None:
     g.pop(MEMO, None)
 
 
-def seat_token(required: bool = False) -> str | None:
+def credential(required: bool = False) -> str | None:
     """The bearer credential: a seat token or an account key (the service tells them apart); `required`
     refuses its absence at once (before other headers are looked at)."""
     header = request.headers.get("Authorization")

@@ -13,7 +13,7 @@ that load carries only the meta and no event to fold, and a 304 still builds no 
 from flask import Response, request
 from flask_smorest.exceptions import NotModified as SmorestNotModified
 
-from api.limits import Blueprint as StrictBlueprint
+from api.limits import StrictBlueprint
 
 # The content codings api/app.py compresses with: flask-compress tags a compressed answer "<tag>:gzip".
 CODINGS = ("gzip",)

@@ -3,8 +3,8 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from api.context import seat_token, vary_on_authorization
-from api.limits import Blueprint
+from api.context import credential, vary_on_authorization
+from api.etags import Blueprint
 from api.schemas import LARGEST
 from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, VERSION_DIGITS, last_event_id, ndjson, sse, written
 from service.feed import AccountFeeds
@@ -39,7 +39,7 @@ class AccountFeed(MethodView):
     def get(self, query):
         """Your turns live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         after = last_event_id()
-        frames = account_feeds().open(seat_token(), query.get("after") if after is None else after)
+        frames = account_feeds().open(credential(), query.get("after") if after is None else after)
         kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
         body = written(frames, sse, "feed", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
             else written(frames, ndjson, "feed")

@@ -90,7 +90,7 @@ def _read_body(req) -> bytes:
     return body
 
 
-class Blueprint(flask_smorest.Blueprint):
+class StrictBlueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint whose @arguments read JSON bodies through StrictParser."""
 
     ARGUMENTS_PARSER = StrictParser()

@@ -2,7 +2,7 @@
 from flask.views import MethodView
 
 from api import examples, new_match
-from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, seat_token, service, vary_on_authorization
+from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, credential, service, vary_on_authorization
 from api.etags import Blueprint
 from api.schemas import (Audit, CreateMatch, Events, Export, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
                          MatchQuery, Moved, MoveRequest, StateQuery, Steps)
@@ -29,7 +29,7 @@ matches.after_request(vary_on_authorization)
 
 def tag_read(match_id: str, by_seat: bool = True, seat_required: bool = False) -> None:
     """The ETag of this read: the match's version, head and (for seat-dependent reads) the caller's seat."""
-    matches.set_etag(service().tag(match_id, seat_token() if by_seat else None, seat_required))
+    matches.set_etag(service().tag(match_id, credential() if by_seat else None, seat_required))
 
 
 @matches.route("")
@@ -48,7 +48,7 @@ class MatchList(MethodView):
         legal_moves=("getLegalMoves", CREATED_MATCH)))
     def post(self, body):
         """Create a match. The answer carries one secret token per human seat: it is shown only once."""
-        return service().create(body["game"], body["options"], body["seats"], body.get("seed"), seat_token(),
+        return service().create(body["game"], body["options"], body["seats"], body.get("seed"), credential(),
                                 body.get("clock"))
 
 
@@ -60,7 +60,7 @@ class MatchDetail(MethodView):
     def get(self, match_id):
         """The match as the caller may see it: a seat's view with its token, the spectator view without.
         Send the ETag back as If-None-Match to get 304 while nothing has happened."""
-        tag, answer = service().tagged_get(match_id, seat_token())
+        tag, answer = service().tagged_get(match_id, credential())
         matches.set_etag(tag)
         return answer()
 
@@ -74,7 +74,7 @@ class MatchJoin(MethodView):
     def post(self, body, match_id):
         """Take the first open seat (409 when none is left); the deal happens when the last one is filled.
         With an account key the seat is the account's (no seat token: the key acts for it)."""
-        return service().join(match_id, body.get("name"), seat_token())
+        return service().join(match_id, body.get("name"), credential())
 
 
 @matches.route("/<match_id>/accept")
@@ -85,7 +85,7 @@ class MatchAccept(MethodView):
     def post(self, match_id):
         """Accept the invitation of your account to this match (docs/challenges.md): the seat is yours and counts
         among your open matches; the deal follows once no seat is awaited. 409 not_invited if it was not pending."""
-        return service().accept(match_id, seat_token(required=True))
+        return service().accept(match_id, credential(required=True))
 
 
 @matches.route("/<match_id>/decline")
@@ -94,7 +94,7 @@ class MatchDecline(MethodView):
     @matches.doc(security=[{"accountKey": []}], operationId="declineChallenge")
     def post(self, match_id):
         """Decline the invitation of your account to this match: the match is canceled (no cards were dealt)."""
-        return service().decline(match_id, seat_token(required=True))
+        return service().decline(match_id, credential(required=True))
 
 
 @matches.route("/<match_id>/leave")
@@ -104,7 +104,7 @@ class MatchLeave(MethodView):
     def post(self, match_id):
         """Give your seat up before the match starts (409 match_started after the deal): it is open again and
         your seat token stops working. Answers the match as a spectator sees it."""
-        return service().leave(match_id, seat_token(required=True))
+        return service().leave(match_id, credential(required=True))
 
 
 @matches.route("/<match_id>/resign")
@@ -115,7 +115,7 @@ class MatchResign(MethodView):
         """Resign: your seat is out and cannot win; with one seat left in it wins, else the others play on
         and the greedy bot plays your seat (docs/clocks.md). A retry answers the same; 409 match_finished
         when the match is over, match_not_started before the deal (leave instead)."""
-        return service().resign(match_id, seat_token(required=True))
+        return service().resign(match_id, credential(required=True))
 
 
 @matches.route("/<match_id>/legal-moves")
@@ -127,7 +127,7 @@ class MatchLegalMoves(MethodView):
     def get(self, match_id):
         """The moves the caller's seat may make now (empty when it is not to act)."""
         tag_read(match_id, seat_required=True)
-        return service().legal_moves(match_id, seat_token())
+        return service().legal_moves(match_id, credential())
 
 
 @matches.route("/<match_id>/moves")
@@ -139,7 +139,7 @@ class MatchMoves(MethodView):
         events=("getEvents", {**THIS_MATCH, "after": "$request.body#/expected_version"})))
     def post(self, body, match_id):
         """Make a move at the version you last saw: 409 if the match has moved on, 422 if the rules refuse it."""
-        return service().move(match_id, seat_token(required=True), body["move"], body["expected_version"],
+        return service().move(match_id, credential(required=True), body["move"], body["expected_version"],
                               idempotency_key())
 
     @matches.etag
@@ -163,7 +163,7 @@ class MatchEvents(MethodView):
         """The log after version `after`, at most `limit` events (`next_after` pages on), redacted for the
         caller while the match goes on; all of it at the end."""
         tag_read(match_id)
-        return service().events(match_id, seat_token(), query["after"], query["limit"])
+        return service().events(match_id, credential(), query["after"], query["limit"])
 
 
 @matches.route("/<match_id>/state")
@@ -176,7 +176,7 @@ class MatchState(MethodView):
         """The caller's view of the match as it was at `version` (time travel). Once the match is finished,
         `seat` gives any seat's view and `full=true` adds the full state."""
         tag_read(match_id)
-        return service().state_at(match_id, seat_token(), query["version"], query.get("seat"), query["full"])
+        return service().state_at(match_id, credential(), query["version"], query.get("seat"), query["full"])
 
 
 @matches.route("/<match_id>/export")
@@ -185,7 +185,7 @@ class MatchExport(MethodView):
     @matches.doc(security=SEAT_TOKEN, operationId="exportMatch")
     def get(self, match_id):
         """Everything `cardroom verify` needs, in one document: complete after the end, your redaction before."""
-        return service().export(match_id, seat_token())
+        return service().export(match_id, credential())
 
 
 @matches.route("/<match_id>/audit")

@@ -5,7 +5,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.context import seat_token
+from api.context import credential
 from api.schemas import LARGEST, StreamQuery
 from observability.metrics import held_open
 from service.errors import ServiceError
@@ -44,7 +44,7 @@ class MatchStream(MethodView):
     def get(self, query, match_id):
         """The match live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         after = last_event_id()
-        frames = match_streams().open(match_id, seat_token(), query.get("after") if after is None else after)
+        frames = match_streams().open(match_id, credential(), query.get("after") if after is None else after)
         kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
         body = written(frames, sse, "stream", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
             else written(frames, ndjson, "stream")

@@ -4,7 +4,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api.chart import ratings_svg
-from api.context import seat_token
+from api.context import credential
 from api.etags import Blueprint
 from api.matches import links
 from api.schemas import StreamQuery
@@ -21,7 +21,7 @@ EXAMPLE = {"game": "mantis", "format": "duplicate", "deals": 30, "table_size": 2
            "entrants": [{"bot": "random"}, {"bot": "greedy"}]}
 
 
-def service() -> TournamentService:
+def tournament_service() -> TournamentService:
     return current_app.extensions["cardroom.tournaments"]
 
 
@@ -36,7 +36,7 @@ class TournamentList(MethodView):
     @tournaments.doc(operationId="listTournaments")
     def get(self, query):
         """Tournaments, newest first; pass next_cursor to get the next page."""
-        return service().list_tournaments(query.get("game"), query.get("cursor"), query["limit"])
+        return tournament_service().list_tournaments(query.get("game"), query.get("cursor"), query["limit"])
 
     @tournaments.arguments(CreateTournament, example=EXAMPLE)
     @tournaments.response(201, Tournament)
@@ -46,7 +46,7 @@ class TournamentList(MethodView):
         """Create a tournament: it runs by itself in the workers. 422 with a reason for a spec that cannot run
         (unknown game or bot, table_size outside the game's players, too many matches, ...). Entering another
         account than your key's invites it: the tournament waits for its acceptance (docs/challenges.md)."""
-        return service().create(body, seat_token())
+        return tournament_service().create(body, credential())
 
 
 @tournaments.route("/<tournament_id>")
@@ -55,7 +55,7 @@ class TournamentDetail(MethodView):
     @tournaments.doc(operationId="getTournament")
     def get(self, tournament_id):
         """The tournament: progress (matches done / total), ETA, every round's pairings and results."""
-        return service().get(tournament_id)
+        return tournament_service().get(tournament_id)
 
 
 @tournaments.route("/<tournament_id>/accept")
@@ -64,7 +64,7 @@ class TournamentAccept(MethodView):
     @tournaments.doc(security=[{"accountKey": []}], operationId="acceptTournamentEntry")
     def post(self, tournament_id):
         """Accept your account's entry; the tournament starts once no entry is pending (409 not_invited if none is)."""
-        return service().accept(tournament_id, seat_token(required=True))
+        return tournament_service().accept(tournament_id, credential(required=True))
 
 
 @tournaments.route("/<tournament_id>/decline")
@@ -73,7 +73,7 @@ class TournamentDecline(MethodView):
     @tournaments.doc(security=[{"accountKey": []}], operationId="declineTournamentEntry")
     def post(self, tournament_id):
         """Decline your account's entry: the tournament is canceled before any match."""
-        return service().decline(tournament_id, seat_token(required=True))
+        return tournament_service().decline(tournament_id, credential(required=True))
 
 
 @tournaments.route("/<tournament_id>/standings")
@@ -82,7 +82,7 @@ class TournamentStandings(MethodView):
     @tournaments.doc(operationId="getStandings")
     def get(self, tournament_id):
         """Per entrant: points, win share with its 95% interval, openskill rating; and head-to-head."""
-        return service().standings(tournament_id)
+        return tournament_service().standings(tournament_id)
 
 
 @tournaments.route("/<tournament_id>/export")
@@ -91,7 +91,7 @@ class TournamentExportRoute(MethodView):
     @tournaments.doc(operationId="exportTournament")
     def get(self, tournament_id):
         """The tournament's log and every match's export: `cardroom verify FILE` checks all of it offline."""
-        return service().export(tournament_id)
+        return tournament_service().export(tournament_id)
 
 
 @tournaments.route("/<tournament_id>/chart.svg")
@@ -101,8 +101,8 @@ class TournamentChart(MethodView):
             "type": "string"}}}}})
     def get(self, tournament_id):
         """The entrants' ratings with their 95% intervals, as an SVG picture."""
-        document = service().get(tournament_id)
-        rows = service().standings(tournament_id)["entrants"]
+        document = tournament_service().get(tournament_id)
+        rows = tournament_service().standings(tournament_id)["entrants"]
         rows.sort(key=lambda row: -row["rating"]["mu"])
         return Response(ratings_svg(document["name"], rows), mimetype="image/svg+xml")
 

@@ -46,7 +46,7 @@ def _sweep_bot_turns(service: MatchService, scheduler: RqBotScheduler, stall_aft
         job_id = bot_job_id(match_id, seat, version)
         if not _replaceable(queue, job_id, stall_after):
             continue  # a backlog or a long search, not a crash
-        scheduler.schedule(match_id, seat, version)
+        scheduler.recover(match_id, seat, version)
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
         requeued.append(job_id)
     for match_id, version in service.overdue_clocks(stall_after):

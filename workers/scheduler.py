@@ -67,9 +67,14 @@ class RqBotScheduler:
             return
         if job is not None:
             job.delete()
-        self._enqueue(match_id, seat, version)
+        self.recover(match_id, seat, version)
 
-    def _enqueue(self, match_id: str, seat: int, version: int) -> None:
+    def recover(self, match_id: str, seat: int, version: int) -> None:
+        """Enqueues a turn a dead worker lost (the janitor's, or the operator's), at the front of the queue: it has
+        waited longest already, and behind a backlog of searches its player would wait again as long."""
+        self._enqueue(match_id, seat, version, at_front=True)
+
+    def _enqueue(self, match_id: str, seat: int, version: int, at_front: bool = False) -> None:
         # The deterministic id lets us skip a turn already queued. Two schedulers racing past this check
         # are still harmless: each job submits at `version`, so the second run finds the turn gone.
         job_id = bot_job_id(match_id, seat, version)
@@ -78,7 +83,8 @@ class RqBotScheduler:
         self.queue.enqueue("workers.jobs.play_bot_turn", match_id, seat, version,
                             job_id=job_id, retry=Retry(max=3, interval=[1, 2, 4]),
                             job_timeout=JOB_TIMEOUT_SECONDS, result_ttl=self._result_ttl,
-                            failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id, seat=seat))
+                            failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id, seat=seat),
+                            at_front=at_front)
 
 
 class RqTurnTimers:

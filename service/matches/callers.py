@@ -14,14 +14,14 @@ from service.repository import Current
 
 
 class Callers(MatchBase):
-    def _seat(self, meta: dict, token: str | None, required: bool) -> int | None:
+    def _seat(self, meta: dict, credential: str | None, required: bool) -> int | None:
         """The caller's seat: the one its seat token opens, or the one its account holds. It goes on the request's
         log lines (only the API knows the match id before the service knows the seat)."""
-        if token is None:
+        if credential is None:
             if required:
                 raise token_required()
             return None
-        seat = self._seat_of_credential(meta, token)
+        seat = self._seat_of_credential(meta, credential)
         if seat is None:
             raise Forbidden("token_rejected", "this token belongs to no seat of this match")
         log_context.bind_contextvars(seat=seat)

@@ -25,7 +25,7 @@ from service.matches.documents import document, present
 from service.matches.reactions import Change
 from service.repository import Current
 
-JOIN_ATTEMPTS = 5  # appends tried while other changes of the match keep getting in first
+ATTEMPTS = 5  # appends of one command tried while other changes of the match keep getting in first
 
 
 class MatchCommands(Callers):
@@ -71,12 +71,12 @@ class MatchCommands(Callers):
             created["seats"][seat]["token"] = token
         return created
 
-    def move(self, match_id: str, token: str | None, move: dict, expected_version: int,
+    def move(self, match_id: str, credential: str | None, move: dict, expected_version: int,
              idempotency_key: str | None = None) -> dict:
         current = self._matches.recent(match_id)
         if current is None or current.head.version != expected_version:
             current = self._load(match_id)  # at the expected version, the append alone checks it is current
-        seat = self._seat(current.meta, token, required=True)
+        seat = self._seat(current.meta, credential, required=True)
         if match.played_by_server(current.state, seat):
             raise Unprocessable("seat_played_by_server", "the greedy bot plays this seat to the end of the match "
                                                          "(it resigned, forfeited or timed out too often)")
@@ -110,14 +110,14 @@ class MatchCommands(Callers):
         self._metrics.bot_turn(bot, "played", self._clock() - float(current.meta["updated_at"]))
         return "played"
 
-    def resign(self, match_id: str, token: str | None) -> dict:
+    def resign(self, match_id: str, credential: str | None) -> dict:
         """The caller's seat gives up (docs/clocks.md, "Resign"): 200 with the match; a retry after it
         resigned answers the same, even once its resignation has ended the match."""
-        return self._resign(match_id, lambda current: self._seat(current.meta, token, required=True))
+        return self._resign(match_id, lambda current: self._seat(current.meta, credential, required=True))
 
     def abort(self, match_id: str, reason: str) -> dict:
         """The operator ends a match that has not ended, with no result (docs/operations.md)."""
-        for _ in range(JOIN_ATTEMPTS):
+        for _ in range(ATTEMPTS):
             current = self._load(match_id)
             try:
                 events = match.abort(current.state, reason, current.meta["seed"], current.meta["salt"])
@@ -134,7 +134,7 @@ class MatchCommands(Callers):
         raise Conflict("busy", "the match kept changing while aborting; try again")
 
     def _resign(self, match_id: str, seat_of: Callable[[Current], int]) -> dict:
-        for _ in range(JOIN_ATTEMPTS):
+        for _ in range(ATTEMPTS):
             current = self._load(match_id)
             seat = seat_of(current)
             if match.seat_out(current.state, seat) == match.RESIGNED:

@@ -15,57 +15,57 @@ from service.repository import TOURNAMENT
 
 
 class MatchQueries(Callers):
-    def get(self, match_id: str, token: str | None) -> dict:
-        _, answer = self.tagged_get(match_id, token)
+    def get(self, match_id: str, credential: str | None) -> dict:
+        _, answer = self.tagged_get(match_id, credential)
         return answer()
 
-    def tagged_get(self, match_id: str, token: str | None) -> tuple[dict, Callable[[], dict]]:
+    def tagged_get(self, match_id: str, credential: str | None) -> tuple[dict, Callable[[], dict]]:
         """A read of the match in one store call: its tag (as `tag` gives it) and how to build the answer,
         which a client whose copy is current (304) is spared. The load carries the meta and only the events
         after the version this process remembers (none, when that is current); tag and answer are of the
         same version."""
         current = self._load(match_id)
-        seat = self._seat(current.meta, token, required=False)
+        seat = self._seat(current.meta, credential, required=False)
         tag = {"version": current.head.version, "head": current.head.hash, "seat": seat}
         return tag, lambda: document(match_id, current.state, seat)
 
-    def state_for(self, match_id: str, token: str | None) -> tuple[dict, int | None]:
+    def state_for(self, match_id: str, credential: str | None) -> tuple[dict, int | None]:
         """The match's folded state and the caller's seat (None: a spectator), for a reader that follows the
         log from there and shows the caller only `document` and `present`."""
         current = self._load(match_id)
-        return current.state, self._seat(current.meta, token, required=False)
+        return current.state, self._seat(current.meta, credential, required=False)
 
-    def legal_moves(self, match_id: str, token: str | None) -> dict:
+    def legal_moves(self, match_id: str, credential: str | None) -> dict:
         current = self._load(match_id)
-        seat = self._seat(current.meta, token, required=True)
+        seat = self._seat(current.meta, credential, required=True)
         return {"version": current.state["version"], "seat": seat,
                 "moves": match.legal_moves(current.state, seat)}
 
-    def tag(self, match_id: str, token: str | None = None, seat_required: bool = False) -> dict:
+    def tag(self, match_id: str, credential: str | None = None, seat_required: bool = False) -> dict:
         """What a read of this match depends on: where its log ends and who reads it. One meta read, no
         load, so a client whose copy is current can be told so without folding the log."""
         meta = self._meta(match_id)
         return {"version": int(meta["version"]), "head": meta["head"],
-                "seat": self._seat(meta, token, required=seat_required)}
+                "seat": self._seat(meta, credential, required=seat_required)}
 
-    def events(self, match_id: str, token: str | None, after: int = 0, limit: int | None = None) -> dict:
+    def events(self, match_id: str, credential: str | None, after: int = 0, limit: int | None = None) -> dict:
         """The log after version `after`, at most `limit` events; `next_after` is where the next page starts
         (None once the page reaches the end). Versions are 1, 2, ... with no gap, so a page is a range."""
         meta = self._meta(match_id)
-        seat = self._seat(meta, token, required=False)
+        seat = self._seat(meta, credential, required=False)
         version = int(meta["version"])
         upto = version if limit is None else min(after + limit, version)
         events = self._store.read(match_id, after=after, upto=upto)
         return {"version": version, "next_after": upto if after < upto < version else None,
                 "events": [present(meta["game"], meta["status"] == match.FINISHED, e, seat) for e in events]}
 
-    def state_at(self, match_id: str, token: str | None, version: int, as_seat: int | None = None,
+    def state_at(self, match_id: str, credential: str | None, version: int, as_seat: int | None = None,
                  full: bool = False) -> dict:
         """The match as it was at `version`: the caller's view; once the match is finished, any seat's
         view (`as_seat`) or the full state (`full`) too."""
         loaded = self._load(match_id, upto=version)  # its meta is the match's now, whatever `version`
         meta, state = loaded.meta, loaded.state
-        seat = self._seat(meta, token, required=False)
+        seat = self._seat(meta, credential, required=False)
         if not 1 <= version <= int(meta["version"]):
             raise NotFound("version_not_found", f"this match has versions 1 to {meta['version']}")
         if (full or as_seat is not None) and meta["status"] != match.FINISHED:
@@ -91,11 +91,11 @@ class MatchQueries(Callers):
         start = None if meta["status"] == match.WAITING else moved[0]["version"] - 1 if moved else len(log)
         return {"version": len(log), "start": start, "moves": steps}
 
-    def export(self, match_id: str, token: str | None) -> dict:
+    def export(self, match_id: str, credential: str | None) -> dict:
         """One self-contained document for `cardroom verify`: complete once the match is finished,
         redacted for the caller before."""
         meta = self._meta(match_id)
-        seat = self._seat(meta, token, required=False)
+        seat = self._seat(meta, credential, required=False)
         finished = meta["status"] == match.FINISHED
         events = self._store.read(match_id)
         created = events[0]["data"]

@@ -9,7 +9,7 @@ from domain.errors import InvalidSetup
 from eventstore.base import VersionConflict
 from service.errors import Conflict, NotFound, Unauthorized
 from service.matches.callers import account_seat, token_digest
-from service.matches.commands import JOIN_ATTEMPTS, MatchCommands, timed
+from service.matches.commands import ATTEMPTS, MatchCommands, timed
 from service.matches.documents import document
 from service.repository import TOURNAMENT, Current
 
@@ -72,11 +72,11 @@ class Seating(MatchCommands):
         self._accounts.close_matches(account["id"], [match_id])
         return document(match_id, state, seat)
 
-    def leave(self, match_id: str, token: str | None) -> dict:
-        """Give the caller's seat up before the deal: it opens again (its token stops working) and the match
+    def leave(self, match_id: str, credential: str | None) -> dict:
+        """Give the caller's seat up before the deal: it opens again (a seat token stops working) and the match
         leaves the account's open matches."""
         def give_up_the_seat(current: Current) -> tuple[int, list[dict], None]:
-            seat = self._seat(current.meta, token, required=True)
+            seat = self._seat(current.meta, credential, required=True)
             return seat, match.leave(current.state, seat), None
 
         _, state = self._change_seats(match_id, give_up_the_seat, "leaving")
@@ -112,7 +112,7 @@ class Seating(MatchCommands):
     def _change_seats(self, match_id: str, change, doing: str) -> tuple[int, dict]:
         """Appends what `change(current)` decides, (seat, events, the seat's new token hash or None), and
         returns the seat and the new state; looks again when another join or leave got in first."""
-        for _ in range(JOIN_ATTEMPTS):
+        for _ in range(ATTEMPTS):
             current = self._load(match_id)
             try:
                 seat, events, token_hash = change(current)

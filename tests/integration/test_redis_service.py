@@ -110,6 +110,17 @@ def test_a_bot_turn_scheduled_twice_is_played_once(redis_url, redis_client):
     assert jobs.play_bot_turn(created["id"], 0, 2) == "stale"
 
 
+def test_a_turn_recovered_from_a_dead_worker_goes_before_the_turns_already_waiting(redis_url):
+    queue = Queue("bots-front", connection=redis.Redis.from_url(redis_url))
+    queue.empty()
+    scheduler = RqBotScheduler(queue)
+    for waiting in ("a" * 32, "b" * 32):
+        scheduler.schedule(waiting, 0, 2)
+    scheduler.recover("c" * 32, 1, 5)
+    assert queue.get_job_ids() == [bot_job_id("c" * 32, 1, 5), bot_job_id("a" * 32, 0, 2), bot_job_id("b" * 32, 0, 2)]
+    queue.empty()
+
+
 @pytest.fixture
 def janitor_setup(redis_url, redis_client):
     """A service on Redis with a settable clock, its RQ scheduler, and the one bot turn it awaits."""
