@@ -20,7 +20,7 @@ from pathlib import Path
 
 import redis
 from rq import Queue, Worker
-from rq.exceptions import NoSuchJobError
+from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
 from common import embedded_redis, median
@@ -79,9 +79,9 @@ def resumed_elsewhere(service: MatchService, queue: Queue, killed: str, job_id: 
         return True
     try:
         job = Job.fetch(job_id, connection=queue.connection)
-    except NoSuchJobError:  # none yet, or the janitor is replacing it this moment
+        return job.get_status() == JobStatus.STARTED and job.worker_name not in (None, killed)
+    except (NoSuchJobError, InvalidJobOperation):  # none yet, or the janitor is replacing it this moment
         return False
-    return job.get_status() == JobStatus.STARTED and job.worker_name not in (None, killed)
 
 
 def resume_times(tree: Path, args) -> list[float]:
