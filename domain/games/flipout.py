@@ -599,11 +599,17 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     """One action ahead: take a set when there is one (the biggest), else the move whose result, as far as
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
-    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
-    holders = view["holders"]
-    takes = [_take(cards, owner == seat) for owner, cards in enumerate(holders)]
-    window = _best_window(holders[seat])
+    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing).
+    A holder is judged by the faces this seat sees on it (its own inner faces, the others' outer faces): a
+    move is imagined on tuples of colours, remembered between calls, not on copies of the holders; greedy
+    plays every move of a search's playouts and weighs 85-250 moves each time, and one action changes
+    at most two holders, so most of what it weighs was weighed before."""
+    faces = [tuple(card["inner" if owner == seat else "outer"] for card in cards)
+             for owner, cards in enumerate(view["holders"])]
+    takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
+    window = _window_of(faces[seat])
     weight = 10 if view["actions_left"] > 1 else 4  # a set I can take with my next action is surest
+    others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
 
     def value(move: dict) -> float:
         action = move["action"]
@@ -613,49 +619,55 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
             return 100 + takes[move["target"]]
         if action == "spend_token":
             return 200 if (max(takes) and view["actions_left"] == 1) or view["deck"]["count"] <= 12 else -100
-        after, changed = _imagined(holders, seat, move)
-        best = max(_take(after[h], h == seat) if h in changed else take for h, take in enumerate(takes))
-        return weight * best + (_best_window(after[seat]) if seat in changed else window)
+        if action in ("flip", "switch", "draw"):
+            holder = move.get("holder", seat)
+            places = (move["place"],) if action != "switch" else (move["first"], move["second"])
+            take, own_window = _after_turn(faces[holder], places, holder == seat, action == "switch")
+            return weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
+        target = move["target"]
+        pairs = 1 if action == "swap1" else 2
+        own_take, own_window, their_take = _after_swap(faces[seat], faces[target], move["mine"], move["theirs"], pairs)
+        rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
+        return weight * max(own_take, their_take, rest) + own_window
 
     return max(moves, key=lambda move: (value(move), rng.random()))
 
 
-def _imagined(holders: list[list], seat: int, move: dict) -> tuple[list[list], tuple]:
-    """The holders after a move as this seat would see them (a face it cannot know stays None), and the
-    seats whose holders changed."""
-    action = move["action"]
-    if action == "flip":
-        return flip_card(holders, move["holder"], move["place"]), (move["holder"],)
-    if action == "switch":
-        return switch_cards(holders, move["holder"], move["first"], move["second"]), (move["holder"],)
-    if action == "swap1":
-        return swap_cards(holders, seat, move["target"], [move["mine"]], [move["theirs"]]), (seat, move["target"])
-    if action == "swap2":
-        mine, theirs = move["mine"], move["theirs"]
-        return swap_cards(holders, seat, move["target"], [mine, mine + 1], [theirs, theirs + 1]), (seat, move["target"])
-    cards = list(holders[seat])  # draw: the new inner face is unknown until drawn
-    cards[move["place"]] = {"inner": None, "outer": None}
-    return _with_holders(holders, {seat: cards}), (seat,)
+@lru_cache(maxsize=1 << 16)
+def _after_turn(faces: tuple, places: tuple, mine: bool, switch: bool) -> tuple[int, int]:
+    """(take, my window) of one holder after a flip or a draw at `places[0]` (the card there then shows this
+    seat a face it has not seen, None) or a switch of `places`, as this seat sees it."""
+    seen = list(faces)
+    if switch:
+        first, second = places
+        seen[first], seen[second] = seen[second], seen[first]
+    else:
+        seen[places[0]] = None
+    seen = tuple(seen)
+    return _take_of(seen, mine), _window_of(seen) if mine else 0
 
 
-def _take(cards: list[dict], mine: bool) -> int:
-    """How many cards a set in this holder would give me: my own run, or another seat's visible run less one."""
-    return _take_of(tuple(c["inner" if mine else "outer"] for c in cards), mine)
+@lru_cache(maxsize=1 << 16)
+def _after_swap(own: tuple, other: tuple, mine: int, theirs: int, pairs: int) -> tuple[int, int, int]:
+    """(my take, my window, my take from the target) after swapping `pairs` adjacent cards: a card that
+    crosses turns, so the face it showed this seat on one side still faces it on the other (swap_cards)."""
+    new_own, new_other = list(own), list(other)
+    for i in range(pairs):
+        new_own[mine + i], new_other[theirs + i] = other[theirs + i], own[mine + i]
+    new_own = tuple(new_own)
+    return _take_of(new_own, True), _window_of(new_own), _take_of(tuple(new_other), False)
 
 
 @lru_cache(maxsize=1 << 16)
 def _take_of(faces: tuple, mine: bool) -> int:
+    """How many cards a set in a holder would give me: my own run, or another seat's visible run less one."""
     run = find_run(faces)
     return 0 if run is None else run[1] if mine else run[1] - 1
 
 
-def _best_window(cards: list[dict]) -> int:
-    """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
-    return _window_of(tuple(c["inner"] for c in cards))
-
-
 @lru_cache(maxsize=1 << 16)
 def _window_of(faces: tuple) -> int:
+    """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
     best = 0
     for start in range(len(faces) - SET_SIZES[0] + 1):
         window = faces[start:start + SET_SIZES[0]]
