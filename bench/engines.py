@@ -5,6 +5,8 @@ Three loops, each playing random legal moves from a fresh deal to the end:
   `moved` and `match_finished` events, the match-level evolve);
 - engine: the game module alone (deal, legal_moves, decide, evolve, outcome): what a searching bot's
   playouts run on;
+- greedy: the game module alone, every move the game's greedy for the mover's view: a search's playout
+  (domain.bots.ismcts.playout), which pays for a view and a greedy choice at every move;
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
@@ -20,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
-from domain.bots.ismcts import MAX_ITERATIONS, search  # noqa: E402
+from domain.bots.ismcts import MAX_ITERATIONS, FastRng, playout, search  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -40,6 +42,30 @@ def engine_playout(game, players: int, pick: random.Random, number: int) -> int:
             state = game.evolve(state, event)
         moves += 1
     return moves
+
+
+def greedy_playout(game, players: int, pick: random.Random, number: int) -> int:
+    """One game of greedy moves from a fresh deal, as the ismcts bot plays it out; returns the moves played."""
+    state = None
+    for event in game.deal(game.options({}, players), players, Rng.derive(SEED, f"deal:{number}")):
+        state = game.evolve(state, event)
+    moves = []
+    playout(_Counting(game, moves), state, 100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
+    return len(moves)
+
+
+class _Counting:
+    """A game module that counts the moves decided through it."""
+
+    def __init__(self, game, moves: list):
+        self._game, self._moves = game, moves
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def decide(self, state, seat, move, rng):
+        self._moves.append(move)
+        return self._game.decide(state, seat, move, rng)
 
 
 def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:
@@ -118,13 +144,14 @@ def main():
     parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    print(f"random playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
+    print(f"random (match, engine) and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
     print(f"{'game':<9} {'loop':<10} {'playouts/s':>10} {'moves/s':>9} {'x reference':>11}")
     reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
     for game_id in GAMES:
         game = get_game(game_id)
         rows = [("match", rate(lambda pick, n: match_playout(game_id, args.players, pick, n), args.seconds)),
-                ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds))]
+                ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds)),
+                ("greedy", rate(lambda pick, n: greedy_playout(game, args.players, pick, n), args.seconds))]
         if game_id == "mantis":
             rows.append(("reference", reference))
         for loop, (playouts, moves) in rows:
