@@ -1,12 +1,13 @@
-"""How fast the game engines play: random playouts per second in-process, per game, side by side in one run.
+"""How fast the game engines play: playouts per second in-process, per game, side by side in one run.
 
-Three loops, each playing random legal moves from a fresh deal to the end:
-- match: through domain.match, as the server folds a match (decide with the seed's per-move Rng, the
-  `moved` and `match_finished` events, the match-level evolve);
-- engine: the game module alone (deal, legal_moves, decide, evolve, outcome): what a searching bot's
-  playouts run on;
-- greedy: the game module alone, every move the game's greedy for the mover's view: a search's playout
-  (domain.bots.ismcts.playout), which pays for a view and a greedy choice at every move;
+The loops, each playing from a fresh deal to the end:
+- match: random moves through domain.match, as the server folds a match (decide with the seed's per-move
+  Rng, the `moved` and `match_finished` events, the match-level evolve);
+- engine: random moves through the game module alone (deal, legal_moves, decide, evolve, outcome);
+- simulation: random moves on the game's simulation (game.simulation), what a search's playouts run on;
+- greedy engine: a search's playout (domain.bots.ismcts.playout), every move the game's greedy for the
+  mover's view, on the reference simulation (domain.simulation.Simulation: the game's own decide/evolve);
+- greedy simulation: the same playout on the game's simulation;
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
@@ -23,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
 from domain.bots.ismcts import MAX_ITERATIONS, FastRng, playout, search  # noqa: E402
+from domain.simulation import Simulation  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -44,28 +46,44 @@ def engine_playout(game, players: int, pick: random.Random, number: int) -> int:
     return moves
 
 
-def greedy_playout(game, players: int, pick: random.Random, number: int) -> int:
-    """One game of greedy moves from a fresh deal, as the ismcts bot plays it out; returns the moves played."""
+def dealt(game, players: int, number: int) -> dict:
     state = None
     for event in game.deal(game.options({}, players), players, Rng.derive(SEED, f"deal:{number}")):
         state = game.evolve(state, event)
-    moves = []
-    playout(_Counting(game, moves), state, 100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
-    return len(moves)
+    return state
+
+
+def simulated_playout(game, players: int, pick: random.Random, number: int) -> int:
+    """One random game on the game's simulation; returns the moves played."""
+    simulation, rng, moves = game.simulation(dealt(game, players, number)), FastRng(pick.getrandbits(64)), 0
+    while actors := simulation.to_act():
+        simulation.play(actors[0], simulation.move(actors[0], rng.below(simulation.move_count(actors[0]))), rng)
+        moves += 1
+    simulation.outcome()
+    return moves
+
+
+def greedy_playout(game, players: int, pick: random.Random, number: int, reference: bool) -> int:
+    """One game of greedy moves from a fresh deal, as the ismcts bot plays it out, on the reference
+    simulation or the game's; returns the moves played."""
+    state = dealt(game, players, number)
+    simulation = _Counting(Simulation(game, state) if reference else game.simulation(state))
+    playout(game, simulation, 100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
+    return simulation.moves
 
 
 class _Counting:
-    """A game module that counts the moves decided through it."""
+    """A simulation that counts the moves played on it."""
 
-    def __init__(self, game, moves: list):
-        self._game, self._moves = game, moves
+    def __init__(self, simulation):
+        self._simulation, self.moves = simulation, 0
 
     def __getattr__(self, name):
-        return getattr(self._game, name)
+        return getattr(self._simulation, name)
 
-    def decide(self, state, seat, move, rng):
-        self._moves.append(move)
-        return self._game.decide(state, seat, move, rng)
+    def play(self, seat, move, rng):
+        self.moves += 1
+        self._simulation.play(seat, move, rng)
 
 
 def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:
@@ -144,19 +162,26 @@ def main():
     parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    print(f"random (match, engine) and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
-    print(f"{'game':<9} {'loop':<10} {'playouts/s':>10} {'moves/s':>9} {'x reference':>11}")
+    print(f"random and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
+    print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x reference':>11}")
     reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
     for game_id in GAMES:
         game = get_game(game_id)
         rows = [("match", rate(lambda pick, n: match_playout(game_id, args.players, pick, n), args.seconds)),
                 ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds)),
-                ("greedy", rate(lambda pick, n: greedy_playout(game, args.players, pick, n), args.seconds))]
+                ("simulation", rate(lambda pick, n: simulated_playout(game, args.players, pick, n), args.seconds)),
+                ("greedy engine", rate(lambda pick, n: greedy_playout(game, args.players, pick, n, True),
+                                       args.seconds)),
+                ("greedy simulation", rate(lambda pick, n: greedy_playout(game, args.players, pick, n, False),
+                                           args.seconds))]
         if game_id == "mantis":
             rows.append(("reference", reference))
+        # each simulation row against the engine row of its kind (random, greedy)
+        baseline = {"simulation": rows[1][1][0], "greedy simulation": rows[3][1][0]}
         for loop, (playouts, moves) in rows:
+            faster = f"{playouts / baseline[loop]:>8.1f}" if loop in baseline else f"{'':>8}"
             versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
-            print(f"{game_id:<9} {loop:<10} {playouts:>10.0f} {moves:>9.0f} {versus}")
+            print(f"{game_id:<9} {loop:<18} {playouts:>10.0f} {moves:>9.0f} {faster} {versus}")
     print(f"\nismcts search from the first turn, {args.seconds}s a game (wall clock: the bot's budget)")
     print(f"{'game':<9} {'iterations/s':>12}")
     for game_id, game in GAMES.items():

@@ -288,12 +288,19 @@ def _candidates(moves: list[dict], favourite: dict, most: int, sim: FastRng) -> 
 
 def _iterate(game, sample: dict, node: Node, seat: int, seats: set, sim: FastRng, c: float, cap: int,
              greedy_share: float, depth: int) -> float:
-    """One iteration below a root move in one sample: descend, expand, play out, update; the bot's reward."""
-    state, path = apply_move(game, sample, seat, node.move, sim), []
+    """One iteration below a root move in one sample: descend, expand, play out, update; the bot's reward.
+    The tree's information sets are the bot's views of engine states; the playout runs on the game's
+    simulation, which changes one state in place."""
+    path = []
     if depth:
+        state = apply_move(game, sample, seat, node.move, sim)
         children = node.after.setdefault(_observed(game, state, seat), {})
         path, state = _descend(game, state, children, seat, seats, sim, c, depth)
-    rewards = playout(game, state, cap, greedy_share, seats, sim)
+        simulation = game.simulation(state)
+    else:
+        simulation = game.simulation(sample)
+        simulation.play(seat, node.move, sim)
+    rewards = playout(game, simulation, cap, greedy_share, seats, sim)
     for visited in [node] + path:
         visited.visits += 1
         visited.reward += rewards.get(visited.seat, 0.0)
@@ -349,27 +356,25 @@ def apply_move(game, state: dict, seat: int, move: dict, sim: FastRng) -> dict:
     return state
 
 
-def playout(game, state: dict, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
-    """The game's greedy move for the mover's view of the sample, greedy_share of the time (random legal
-    moves otherwise), to the end or the cap; each seat's reward in [0, 1]."""
+def playout(game, simulation, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
+    """The game's greedy move for the mover's view of the simulated state, greedy_share of the time (random
+    legal moves otherwise), to the end or the cap; each seat's reward in [0, 1]: its win share at the end,
+    the game's evaluate of the state reached at the cap."""
     for _ in range(cap):
-        actors = game.to_act(state)
+        actors = simulation.to_act()
         if not actors:
             break
         actor = actors[0]
         seats.add(actor)
-        legal = game.legal_moves(state, actor)
-        if greedy_share and len(legal) > 1 and sim.random() < greedy_share:
-            move = game.greedy(game.view(state, actor), actor, legal, sim)
+        count = simulation.move_count(actor)
+        if greedy_share and count > 1 and sim.random() < greedy_share:
+            move = simulation.greedy(actor, sim)
         else:
-            move = legal[sim.below(len(legal))] if len(legal) > 1 else legal[0]
-        state = apply_move(game, state, actor, move, sim)
-    result = game.outcome(state)
+            move = simulation.move(actor, sim.below(count) if count > 1 else 0)
+        simulation.play(actor, move, sim)
+    result = simulation.outcome()
     if result is not None:
         winners = result["winners"]
         return {s: 1 / len(winners) for s in winners} if winners else {}
-    evaluate = getattr(game, "evaluate", None)
-    if evaluate is not None:
-        return evaluate(state)
-    return {s: 1 / len(seats) for s in seats}
-
+    state = simulation.state()
+    return {s: game.evaluate(state, s) for s in seats}

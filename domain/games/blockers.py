@@ -6,10 +6,12 @@ a row "A".."D", a column "1".."4" or a region "spades", "clubs", "diamonds", "he
 A turn is `take` (play a hand card, take a matching card of its area onto your stack), `kicker` or `pass`.
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
+import sys
 from collections import Counter
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, ViewField, keyed, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, validate_options)
+                             one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -362,3 +364,16 @@ def _unseen_victory_cards(view: dict) -> list[dict]:
     seen += [c for stack in view["stacks"] for c in stack if not c.get("kicker")]
     remaining.subtract((c["colour"], c["shape"]) for c in seen)
     return [{"colour": colour, "shape": shape} for (colour, shape), n in remaining.items() for _ in range(n)]
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """The games' totals so far plus what each stack would score now: 3 points ahead weighs e to 1."""
+    now = [stack_score(stack, played) for stack, played in zip(state["stacks"], state["kicker_played"])]
+    totals = [sum(game[s] for game in state["scores"]) + now[s] for s in range(state["players"])]
+    return win_share(totals, seat, 3)
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> Simulation:
+    """The reference simulation, through decide and evolve: no fast path yet."""
+    return Simulation(sys.modules[__name__], state)

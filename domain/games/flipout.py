@@ -7,13 +7,14 @@ A card has two coloured faces. Where it lies says what its faces are called:
 Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (3 with a token spent);
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
-from collections import Counter
+from collections import Counter, deque
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 from domain.errors import InvalidSetup
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, validate_options)
+                             one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -444,28 +445,49 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
     once per pair of left places whose faces match as the actor sees them."""
     if seat not in to_act(state):
         return []
-    holders, players = state["holders"], len(state["holders"])
+    holders = state["holders"]
+    inner = [tuple(card["inner"] for card in holder) for holder in holders]
+    outer = [tuple(card["outer"] for card in holder) for holder in holders]
+    can_spend = state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]
+    return [_as_move(move) for move in _legal(inner, outer, seat, bool(state["deck"]), can_spend)]
+
+
+def _legal(inner: list[tuple], outer: list[tuple], seat: int, deck: bool, can_spend: bool) -> list[tuple]:
+    """The legal moves as tuples (see _as_move), from each holder's inner and outer faces: the one list of
+    them for legal_moves and the simulation."""
+    players = len(inner)
     others = [other for other in range(players) if other != seat]
-    moves = [{"action": "flip", "holder": h, "place": p} for h in range(players) for p in range(len(holders[h]))]
-    moves += [{"action": "switch", "holder": h, "first": a, "second": b}
-              for h in range(players) for a in range(len(holders[h])) for b in range(a + 1, len(holders[h]))]
-    moves += [{"action": "swap1", "target": t, "mine": m, "theirs": p}
-              for t in others for m in range(len(holders[seat])) for p in range(len(holders[t]))]
-    my_pairs = _pair_places(holders[seat], "inner")
-    moves += [{"action": "swap2", "target": t, "mine": m, "theirs": p}
-              for t in others for p in _pair_places(holders[t], "outer") for m in my_pairs]
-    if find_run([card["inner"] for card in holders[seat]]):
-        moves.append({"action": "score"})
-    moves += [{"action": "swipe", "target": t} for t in others if find_run([card["outer"] for card in holders[t]])]
-    if players == 2 and state["deck"]:
-        moves += [{"action": "draw", "place": p} for p in range(len(holders[seat]))]
-    if state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]:
-        moves.append({"action": "spend_token"})
+    sizes = [len(faces) for faces in inner]
+    moves = [("flip", h, p) for h in range(players) for p in range(sizes[h])]
+    moves += [("switch", h, a, b) for h in range(players) for a in range(sizes[h]) for b in range(a + 1, sizes[h])]
+    moves += [("swap1", t, m, p) for t in others for m in range(sizes[seat]) for p in range(sizes[t])]
+    my_pairs = _pair_places(inner[seat])
+    moves += [("swap2", t, m, p) for t in others for p in _pair_places(outer[t]) for m in my_pairs]
+    if find_run(inner[seat]):
+        moves.append(("score",))
+    moves += [("swipe", t) for t in others if find_run(outer[t])]
+    if players == 2 and deck:
+        moves += [("draw", p) for p in range(sizes[seat])]
+    if can_spend:
+        moves.append(("spend_token",))
     return moves
 
 
-def _pair_places(cards: list[dict], face: str) -> list[int]:
-    return [left for left in range(len(cards) - 1) if _same_colour_pair(cards, left, face)]
+_MOVE_FIELDS = {"flip": ("holder", "place"), "switch": ("holder", "first", "second"),
+                "swap1": ("target", "mine", "theirs"), "swap2": ("target", "mine", "theirs"), "score": (),
+                "swipe": ("target",), "draw": ("place",), "spend_token": ()}
+
+
+def _as_move(move: tuple) -> dict:
+    return {"action": move[0], **dict(zip(_MOVE_FIELDS[move[0]], move[1:]))}
+
+
+def _as_tuple(move: dict) -> tuple:
+    return (move["action"], *(move[name] for name in _MOVE_FIELDS[move["action"]]))
+
+
+def _pair_places(faces: tuple) -> list[int]:
+    return [left for left in range(len(faces) - 1) if faces[left] == faces[left + 1]]
 
 
 def to_act(state: dict) -> list[int]:
@@ -599,63 +621,90 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     """One action ahead: take a set when there is one (the biggest), else the move whose result, as far as
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
-    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing).
-    A holder is judged by the faces this seat sees on it (its own inner faces, the others' outer faces): a
-    move is imagined on tuples of colours, remembered between calls, not on copies of the holders; greedy
-    plays every move of a search's playouts and weighs 85-250 moves each time, and one action changes
-    at most two holders, so most of what it weighs was weighed before."""
+    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
     faces = [tuple(card["inner" if owner == seat else "outer"] for card in cards)
              for owner, cards in enumerate(view["holders"])]
+    chosen = _greedy_choice(faces, seat, view["actions_left"], view["deck"]["count"], map(_as_tuple, moves), rng)
+    return moves[chosen]
+
+
+def _greedy_choice(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves, rng) -> int:
+    """The index of greedy's move among `moves` (tuples, see _as_move), ties broken by one rng.random() per
+    move. A holder is judged by the faces this seat sees on it (its own inner faces, the others' outer
+    faces); a move is imagined on those tuples, with the results of one holder's flips, switches and swaps
+    remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
+    time, and one action changes at most two holders, so most of what it weighs was weighed before."""
     takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
     window = _window_of(faces[seat])
-    weight = 10 if view["actions_left"] > 1 else 4  # a set I can take with my next action is surest
+    weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
-
-    def value(move: dict) -> float:
-        action = move["action"]
+    token = 200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100
+    best, best_key = 0, None
+    for index, move in enumerate(moves):
+        action = move[0]
         if action == "score":
-            return 100.5 + takes[seat]  # above a swipe of as many cards: a swipe feeds its victim one
-        if action == "swipe":
-            return 100 + takes[move["target"]]
-        if action == "spend_token":
-            return 200 if (max(takes) and view["actions_left"] == 1) or view["deck"]["count"] <= 12 else -100
-        if action in ("flip", "switch", "draw"):
-            holder = move.get("holder", seat)
-            places = (move["place"],) if action != "switch" else (move["first"], move["second"])
-            take, own_window = _after_turn(faces[holder], places, holder == seat, action == "switch")
-            return weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
-        target = move["target"]
-        pairs = 1 if action == "swap1" else 2
-        own_take, own_window, their_take = _after_swap(faces[seat], faces[target], move["mine"], move["theirs"], pairs)
-        rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
-        return weight * max(own_take, their_take, rest) + own_window
+            value = 100.5 + takes[seat]  # above a swipe of as many cards: a swipe feeds its victim one
+        elif action == "swipe":
+            value = 100 + takes[move[1]]
+        elif action == "spend_token":
+            value = token
+        elif action == "flip" or action == "draw":
+            holder = seat if action == "draw" else move[1]
+            take, own_window = _flip_row(faces[holder], holder == seat)[move[-1]]
+            value = weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
+        elif action == "switch":
+            holder = move[1]
+            take, own_window = _switch_row(faces[holder], holder == seat)[move[2], move[3]]
+            value = weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
+        else:
+            target, mine, theirs, width = move[1], move[2], move[3], 1 if action == "swap1" else 2
+            own, other = faces[seat], faces[target]
+            # a card that crosses turns, so the face it showed this seat on one side still faces it on the other
+            own_take, own_window = _replaced(own, True, mine, other[theirs:theirs + width])
+            their_take, _ = _replaced(other, False, theirs, own[mine:mine + width])
+            rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
+            value = weight * max(own_take, their_take, rest) + own_window
+        key = (value, rng.random())
+        if best_key is None or key > best_key:
+            best, best_key = index, key
+    return best
 
-    return max(moves, key=lambda move: (value(move), rng.random()))
+
+@lru_cache(maxsize=1 << 14)
+def _flip_row(faces: tuple, mine: bool) -> tuple:
+    """(take, my window) of one holder after a flip or a draw at each place: the card there then shows this
+    seat a face it has not seen (None)."""
+    return tuple(_judged(faces[:place] + (None,) + faces[place + 1:], mine) for place in range(len(faces)))
 
 
-@lru_cache(maxsize=1 << 16)
-def _after_turn(faces: tuple, places: tuple, mine: bool, switch: bool) -> tuple[int, int]:
-    """(take, my window) of one holder after a flip or a draw at `places[0]` (the card there then shows this
-    seat a face it has not seen, None) or a switch of `places`, as this seat sees it."""
-    seen = list(faces)
-    if switch:
-        first, second = places
+@lru_cache(maxsize=1 << 14)
+def _switch_row(faces: tuple, mine: bool) -> dict:
+    """(take, my window) of one holder after a switch of each pair of places (first < second)."""
+    row = {}
+    for first, second in combinations(range(len(faces)), 2):
+        seen = list(faces)
         seen[first], seen[second] = seen[second], seen[first]
-    else:
-        seen[places[0]] = None
-    seen = tuple(seen)
+        row[first, second] = _judged(tuple(seen), mine)
+    return row
+
+
+def _judged(seen: tuple, mine: bool) -> tuple[int, int]:
     return _take_of(seen, mine), _window_of(seen) if mine else 0
 
 
-@lru_cache(maxsize=1 << 16)
-def _after_swap(own: tuple, other: tuple, mine: int, theirs: int, pairs: int) -> tuple[int, int, int]:
-    """(my take, my window, my take from the target) after swapping `pairs` adjacent cards: a card that
-    crosses turns, so the face it showed this seat on one side still faces it on the other (swap_cards)."""
-    new_own, new_other = list(own), list(other)
-    for i in range(pairs):
-        new_own[mine + i], new_other[theirs + i] = other[theirs + i], own[mine + i]
-    new_own = tuple(new_own)
-    return _take_of(new_own, True), _window_of(new_own), _take_of(tuple(new_other), False)
+def _replaced(faces: tuple, mine: bool, start: int, cards: tuple) -> tuple[int, int]:
+    """(take, my window) of one holder after the faces from `start` are replaced by `cards` (a swap)."""
+    row = _replacements(faces, mine)
+    key = start, cards
+    if key not in row:
+        row[key] = _judged(faces[:start] + cards + faces[start + len(cards):], mine)
+    return row[key]
+
+
+@lru_cache(maxsize=1 << 14)
+def _replacements(faces: tuple, mine: bool) -> dict:
+    """The swaps judged so far on one holder, filled in by _replaced."""
+    return {}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -673,3 +722,142 @@ def _window_of(faces: tuple) -> int:
         window = faces[start:start + SET_SIZES[0]]
         best = max([best] + [window.count(face) for face in set(window) if face is not None])
     return best
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Score piles: a set of 4 ahead weighs e to 1."""
+    return win_share([len(pile) for pile in state["score_piles"]], seat, SET_SIZES[0])
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> "FastSimulation":
+    return FastSimulation(state)
+
+
+class FastSimulation(Simulation):
+    """FlipOut for a search's playouts: cards as (inner, outer) tuples in lists changed in place, the deck a
+    deque of (up, down), moves as tuples until one is chosen, and no events. The same rules as decide and
+    evolve (tests/unit/test_simulation.py plays both side by side)."""
+
+    def __init__(self, state: dict):
+        self.options = state["options"]
+        self.holders = [[(card["inner"], card["outer"]) for card in holder] for holder in state["holders"]]
+        self.deck = deque((card["up"], card["down"]) for card in state["deck"])
+        self.piles = [[(card["colour"], card["other"]) for card in pile] for pile in state["score_piles"]]
+        self.tokens = None if state["tokens"] is None else list(state["tokens"])
+        self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
+        self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
+        self.moves: tuple | None = None  # (seat, its legal moves as tuples) until the next move
+
+    def state(self) -> dict:
+        return {"options": self.options,
+                "holders": [[{"inner": inner, "outer": outer} for inner, outer in holder] for holder in self.holders],
+                "deck": [{"up": up, "down": down} for up, down in self.deck],
+                "score_piles": [[{"colour": colour, "other": other} for colour, other in pile] for pile in self.piles],
+                "tokens": None if self.tokens is None else list(self.tokens), "turn": self.turn,
+                "actions_left": self.actions_left, "token_spent": self.token_spent, "turns": self.turns,
+                "quiet_since": self.quiet_since, "finished": self.end is not None, "end": self.end}
+
+    def to_act(self) -> list[int]:
+        return [] if self.end is not None else [self.turn]
+
+    def _moves(self, seat: int) -> list[tuple]:
+        if self.moves is None or self.moves[0] != seat:
+            if seat != self.turn or self.end is not None:
+                return []
+            inner = [tuple(card[0] for card in holder) for holder in self.holders]
+            outer = [tuple(card[1] for card in holder) for holder in self.holders]
+            can_spend = self.tokens is not None and self.tokens[seat] > 0 and not self.token_spent
+            self.moves = seat, _legal(inner, outer, seat, bool(self.deck), can_spend)
+        return self.moves[1]
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        return [_as_move(move) for move in self._moves(seat)]
+
+    def move_count(self, seat: int) -> int:
+        return len(self._moves(seat))
+
+    def move(self, seat: int, index: int) -> dict:
+        return _as_move(self._moves(seat)[index])
+
+    def greedy(self, seat: int, rng) -> dict:
+        faces = [tuple(card[0 if owner == seat else 1] for card in holder) for owner, holder in enumerate(self.holders)]
+        moves = self._moves(seat)
+        return _as_move(moves[_greedy_choice(faces, seat, self.actions_left, len(self.deck), moves, rng)])
+
+    def play(self, seat: int, move: dict, rng) -> None:
+        self.moves = None
+        action, holders = move["action"], self.holders
+        if action == "flip":
+            cards = holders[move["holder"]]
+            inner, outer = cards[move["place"]]
+            cards[move["place"]] = outer, inner
+        elif action == "switch":
+            cards, first, second = holders[move["holder"]], move["first"], move["second"]
+            cards[first], cards[second] = cards[second], cards[first]
+        elif action in ("swap1", "swap2"):
+            own, other, mine, theirs = holders[seat], holders[move["target"]], move["mine"], move["theirs"]
+            for i in range(1 if action == "swap1" else 2):
+                (own_inner, own_outer), (their_inner, their_outer) = own[mine + i], other[theirs + i]
+                own[mine + i], other[theirs + i] = (their_outer, their_inner), (own_outer, own_inner)
+        elif action == "draw":
+            cards, place = holders[seat], move["place"]
+            up, down = self.deck.popleft()
+            (inner, outer), cards[place] = cards[place], (down, up)
+            self.deck.append((outer, inner))
+        elif action == "spend_token":
+            self.tokens[seat] -= 1
+            self.actions_left += 1
+            self.token_spent = True
+            self._check_end(None)
+            return
+        else:  # score or swipe: the run goes to the piles, its holder refills
+            owner = seat if action == "score" else move["target"]
+            seen = 0 if action == "score" else 1
+            start, count, _ = find_run([card[seen] for card in holders[owner]])
+            run = [(card[seen], card[1 - seen]) for card in holders[owner][start:start + count]]
+            del holders[owner][start:start + count]
+            if action == "score":
+                self.piles[seat] += run
+            else:
+                self.piles[owner].append(run[0])
+                self.piles[seat] += run[1:]
+            self.quiet_since = self.turns + 1
+            self._action_done()
+            self._check_end(self._refill(owner))
+            return
+        self._action_done()
+        self._check_end(None)
+
+    def _action_done(self) -> None:
+        if self.actions_left > 1:
+            self.actions_left -= 1
+        else:
+            self.turn, self.actions_left = next_seat(self.turn, len(self.holders)), ACTIONS_PER_TURN
+            self.token_spent, self.turns = False, self.turns + 1
+
+    def _refill(self, owner: int) -> int | None:
+        """The owner draws up to 6; the owner if the deck ran short (the game then ends), else None."""
+        cards = self.holders[owner]
+        while len(cards) < HOLDER_SIZE and self.deck:
+            up, down = self.deck.popleft()
+            cards.append((down, up))
+        return owner if len(cards) < HOLDER_SIZE else None
+
+    def _check_end(self, short: int | None) -> None:
+        if short is not None:
+            reason = "deck_exhausted"
+        elif self.turns - self.quiet_since >= self.options["stall_rounds"] * len(self.holders):
+            reason = "stalled"
+        else:
+            return
+        for owner, cards in enumerate(self.holders):
+            run = find_run([card[0] for card in cards])
+            if run:
+                start, count, _ = run
+                self.piles[owner] += cards[start:start + count]
+                del cards[start:start + count]
+        self.end = {"reason": reason, "seat": short}
+
+    def outcome(self) -> dict | None:
+        return None if self.end is None else outcome(self.state())

@@ -3,11 +3,13 @@
 A card is {"back": [three colours], "front": colour}; the back of the draw pile's top card is public.
 A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
 """
+import sys
 from collections import Counter
 from itertools import combinations
 
 from domain.protocol import (INTEGER, Field, GameInfo, Option, ViewField, check_player_count, list_of, next_seat,
-                             named, nullable, one_of, parse_move, record, require, validate_options)
+                             named, nullable, one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
@@ -230,3 +232,14 @@ def _seen_cards(view: dict) -> list[dict]:
 
 def _key(card: dict) -> tuple:
     return tuple(card["back"]), card["front"]
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Score piles against the target: a quarter of the target ahead weighs e to 1."""
+    return win_share([len(pile) for pile in state["score_piles"]], seat, state["target"] / 4)
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> Simulation:
+    """The reference simulation, through decide and evolve: no fast path yet."""
+    return Simulation(sys.modules[__name__], state)

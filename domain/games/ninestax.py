@@ -16,10 +16,12 @@ rules make a two-step or a reaction is a `pending` step, and to_act/legal_moves 
 Stacks are positions: a Swap leaves every seat holding the same position (so it holds the stack that
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
+import sys
 from collections import Counter
 
 from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, ViewField, list_of, named, next_seat,
-                             nullable, one_of, parse_move, record, require, validate_options)
+                             nullable, one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "green", "blue", "purple")
@@ -751,3 +753,14 @@ def _unseen_cards(view) -> list[dict]:
 
 def _key(c: dict) -> tuple:
     return c["colour"], c["face"]
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Fewer cards left is better: 3 cards fewer weighs e to 1."""
+    return win_share([-cards_left(state, s) for s in range(state["players"])], seat, 3)
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> Simulation:
+    """The reference simulation, through decide and evolve: no fast path yet."""
+    return Simulation(sys.modules[__name__], state)

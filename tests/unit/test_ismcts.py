@@ -9,6 +9,7 @@ from domain.bots import BOTS, bot_options
 from domain.bots.ismcts import MIN_CONFIRMATIONS, FastRng, Node, _iterate, ismcts_policy, move_key, search
 from domain.errors import InvalidSetup
 from domain.games import GAMES, mantis
+from domain.simulation import Simulation
 from tests.support.games import random_match
 
 QUICK = {"iterations": 25, "budget_ms": 60_000, "root_moves": 4}  # an iteration budget only: reproducible
@@ -27,6 +28,9 @@ class Watched:
     def determinize(self, view, seat, rng):
         self.determinized += 1
         return self._game.determinize(view, seat, rng)
+
+    def simulation(self, state):
+        return Simulation(self, state)  # through this double's rules, so that its overrides play
 
 
 def mid_game(game_id: str, players: int, seed: str, after: int = 12):
@@ -258,14 +262,14 @@ def test_with_one_legal_move_it_answers_at_once_without_searching():
 
 
 def test_a_playout_cut_at_the_cap_asks_the_game_to_evaluate_if_it_can():
-    # given a game that offers evaluate(state) and a playout cap of 0 moves
+    # given a game's evaluate(state, seat) and a playout cap of 0 moves
     state, seat, moves = mid_game("mantis", 2, "ismcts-cap")
     calls = []
 
     class Evaluating(Watched):
-        def evaluate(self, state):
+        def evaluate(self, state, seat):
             calls.append(state)
-            return {seat: 1.0}
+            return 1.0
 
     # when the bot searches, then every iteration that did not end the game was evaluated
     _, stats = search(Evaluating(mantis), match.view(state, seat), seat, moves, random.Random(9),
@@ -333,6 +337,9 @@ class Coins:
 
     def determinize(self, view, seat, rng):
         return {"done": view["done"], "won": None}
+
+    def simulation(self, state):
+        return Simulation(self, state)
 
     def greedy(self, view, seat, moves, rng):
         return moves[0]
