@@ -40,7 +40,7 @@ import time
 from typing import Any
 
 from domain.errors import IllegalMove
-from domain.protocol import Option
+from domain.protocol import Option, fill_options
 
 DEFAULT_ITERATIONS = 2000
 DEFAULT_BUDGET_MS = 800
@@ -85,6 +85,26 @@ OPTIONS = (
            "most moves of search tree below the bot's own move (0: each iteration plays out right after it)",
            bounds=(0, 1000)),
 )
+
+# Levels a player can choose: each sets the iterations and the budget (options given with it still win).
+# Level 4 is the default bot, the strongest that fits the default turn; level 1 plays greedy's move (a search
+# of one iteration cannot leave it); level 5 takes more than the default turn.
+LEVELS = {1: {"iterations": 1, "budget_ms": 200}, 2: {"iterations": 100, "budget_ms": 300},
+          3: {"iterations": 400, "budget_ms": 500},
+          4: {"iterations": DEFAULT_ITERATIONS, "budget_ms": DEFAULT_BUDGET_MS},
+          5: {"iterations": 10_000, "budget_ms": 3000}}
+LEVEL = Option("level", "integer", 4,
+               "strength from 1 (greedy's move, 0.2 s a turn) to 5 (3 s a turn): sets iterations and budget_ms "
+               "(1: 1 and 200, 2: 100 and 300, 3: 400 and 500, 4: the defaults, 5: 10000 and 3000); options "
+               "given with it win", bounds=(1, 5))
+
+
+def at_level(raw: dict) -> dict:
+    """The options with the chosen level's iterations and budget under those given; `level` itself goes."""
+    if "level" not in raw:
+        return raw
+    level = fill_options("the ismcts bot", (LEVEL,), {"level": raw["level"]})["level"]
+    return {**LEVELS[level], **{name: value for name, value in raw.items() if name != "level"}}
 
 
 class FastRng(random.Random):

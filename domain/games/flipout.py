@@ -8,7 +8,7 @@ Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
 from collections import Counter, deque
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from domain.errors import InvalidSetup
@@ -622,99 +622,106 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
     and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
-    faces = [tuple(card["inner" if owner == seat else "outer"] for card in cards)
-             for owner, cards in enumerate(view["holders"])]
-    chosen = _greedy_choice(faces, seat, view["actions_left"], view["deck"]["count"], map(_as_tuple, moves), rng)
-    return moves[chosen]
+    faces = _faces_seen(view["holders"], seat, lambda card, face: card[face])
+    every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
+    value_of = dict(zip(every, _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)))
+    return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
 
 
-def _greedy_choice(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves, rng) -> int:
-    """The index of greedy's move among `moves` (tuples, see _as_move), ties broken by one rng.random() per
-    move. A holder is judged by the faces this seat sees on it (its own inner faces, the others' outer
-    faces); a move is imagined on those tuples, with the results of one holder's flips, switches and swaps
+def _faces_seen(holders: list[list], seat: int, face_of) -> list[tuple]:
+    """Each holder as this seat sees it: its own inner faces, the others' outer faces."""
+    return [tuple(face_of(card, "inner" if owner == seat else "outer") for card in cards)
+            for owner, cards in enumerate(holders)]
+
+
+def _best(values: list[float], rng) -> int:
+    """The index of the highest value, ties broken at random: one rng.random() per move, the highest wins."""
+    draws = [rng.random() for _ in values]
+    top = max(values)
+    return max((index for index, value in enumerate(values) if value == top), key=draws.__getitem__)
+
+
+def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[tuple]) -> list:
+    """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
+    groups may be missing only at the end: draws, the token). A holder is judged by the faces this seat sees
+    on it; the values of one holder's flips and switches, and of the swaps between two holders, are
     remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
-    time, and one action changes at most two holders, so most of what it weighs was weighed before."""
+    time, and one action changes at most two holders, so most of it was weighed before."""
     takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
     window = _window_of(faces[seat])
     weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
-    token = 200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100
-    best, best_key = 0, None
-    for index, move in enumerate(moves):
-        action = move[0]
-        if action == "score":
-            value = 100.5 + takes[seat]  # above a swipe of as many cards: a swipe feeds its victim one
-        elif action == "swipe":
-            value = 100 + takes[move[1]]
-        elif action == "spend_token":
-            value = token
-        elif action == "flip" or action == "draw":
-            holder = seat if action == "draw" else move[1]
-            take, own_window = _flip_row(faces[holder], holder == seat)[move[-1]]
-            value = weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
-        elif action == "switch":
-            holder = move[1]
-            take, own_window = _switch_row(faces[holder], holder == seat)[move[2], move[3]]
-            value = weight * max(take, others_best[holder]) + (own_window if holder == seat else window)
-        else:
-            target, mine, theirs, width = move[1], move[2], move[3], 1 if action == "swap1" else 2
-            own, other = faces[seat], faces[target]
-            # a card that crosses turns, so the face it showed this seat on one side still faces it on the other
-            own_take, own_window = _replaced(own, True, mine, other[theirs:theirs + width])
-            their_take, _ = _replaced(other, False, theirs, own[mine:mine + width])
+    others = [h for h in range(len(faces)) if h != seat]
+    values = []
+    for h, seen in enumerate(faces):
+        values += _turn_values(seen, h == seat, weight, others_best[h], window)
+    for h, seen in enumerate(faces):
+        values += _switch_values(seen, h == seat, weight, others_best[h], window)
+    for width in (1, 2):
+        for target in others:
             rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
-            value = weight * max(own_take, their_take, rest) + own_window
-        key = (value, rng.random())
-        if best_key is None or key > best_key:
-            best, best_key = index, key
-    return best
+            values += _swap_values(faces[seat], faces[target], width, weight, rest)
+    values += [100.5 + takes[seat]] if takes[seat] else []  # above a swipe of as many cards: it feeds its victim one
+    values += [100 + takes[target] for target in others if find_run(faces[target])]
+    extra = moves[len(values):]
+    if extra and extra[0][0] == "draw":
+        values += _turn_values(faces[seat], True, weight, others_best[seat], window)
+    if moves[-1][0] == "spend_token":
+        values.append(200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100)
+    return values
 
 
 @lru_cache(maxsize=1 << 14)
-def _flip_row(faces: tuple, mine: bool) -> tuple:
-    """(take, my window) of one holder after a flip or a draw at each place: the card there then shows this
-    seat a face it has not seen (None)."""
-    return tuple(_judged(faces[:place] + (None,) + faces[place + 1:], mine) for place in range(len(faces)))
+def _turn_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+    """A flip (or a draw) at each place of one holder: the card there then shows this seat a face it has not
+    seen (None)."""
+    return tuple(_value(faces[:place] + (None,) + faces[place + 1:], mine, weight, others_best, window)
+                 for place in range(len(faces)))
 
 
 @lru_cache(maxsize=1 << 14)
-def _switch_row(faces: tuple, mine: bool) -> dict:
-    """(take, my window) of one holder after a switch of each pair of places (first < second)."""
-    row = {}
+def _switch_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+    """A switch of each pair of places of one holder, first < second."""
+    values = []
     for first, second in combinations(range(len(faces)), 2):
         seen = list(faces)
         seen[first], seen[second] = seen[second], seen[first]
-        row[first, second] = _judged(tuple(seen), mine)
-    return row
+        values.append(_value(tuple(seen), mine, weight, others_best, window))
+    return tuple(values)
 
 
-def _judged(seen: tuple, mine: bool) -> tuple[int, int]:
-    return _take_of(seen, mine), _window_of(seen) if mine else 0
-
-
-def _replaced(faces: tuple, mine: bool, start: int, cards: tuple) -> tuple[int, int]:
-    """(take, my window) of one holder after the faces from `start` are replaced by `cards` (a swap)."""
-    row = _replacements(faces, mine)
-    key = start, cards
-    if key not in row:
-        row[key] = _judged(faces[:start] + cards + faces[start + len(cards):], mine)
-    return row[key]
+def _value(seen: tuple, mine: bool, weight: int, others_best: int, window: int) -> int:
+    """A move that changed one holder to `seen`: what I could take next (there or elsewhere) and my window."""
+    return weight * max(_take_of(seen, mine), others_best) + (_window_of(seen) if mine else window)
 
 
 @lru_cache(maxsize=1 << 14)
-def _replacements(faces: tuple, mine: bool) -> dict:
-    """The swaps judged so far on one holder, filled in by _replaced."""
-    return {}
+def _swap_values(own: tuple, other: tuple, width: int, weight: int, rest: int) -> tuple:
+    """A swap of `width` adjacent cards at each (mine, theirs) in _legal's order: every place for swap1, the
+    same-colour pairs for swap2. A card that crosses turns, so the face it showed this seat on one side still
+    faces it on the other (swap_cards)."""
+    if width == 1:
+        places = [(mine, theirs) for mine in range(len(own)) for theirs in range(len(other))]
+    else:
+        places = [(mine, theirs) for theirs in _pair_places(other) for mine in _pair_places(own)]
+    values = []
+    for mine, theirs in places:
+        new_own = own[:mine] + other[theirs:theirs + width] + own[mine + width:]
+        new_other = other[:theirs] + own[mine:mine + width] + other[theirs + width:]
+        values.append(weight * max(_take_of(new_own, True), _take_of(new_other, False), rest) + _window_of(new_own))
+    return tuple(values)
 
 
-@lru_cache(maxsize=1 << 16)
+# Unbounded: a holder is at most 6 faces of 5 colours or None, so fewer than 56,000 tuples exist (about
+# 20 MB for both caches when every one has been seen); a bounded cache evicted in every playout.
+@cache
 def _take_of(faces: tuple, mine: bool) -> int:
     """How many cards a set in a holder would give me: my own run, or another seat's visible run less one."""
     run = find_run(faces)
     return 0 if run is None else run[1] if mine else run[1] - 1
 
 
-@lru_cache(maxsize=1 << 16)
+@cache
 def _window_of(faces: tuple) -> int:
     """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
     best = 0
@@ -781,9 +788,9 @@ class FastSimulation(Simulation):
         return _as_move(self._moves(seat)[index])
 
     def greedy(self, seat: int, rng) -> dict:
-        faces = [tuple(card[0 if owner == seat else 1] for card in holder) for owner, holder in enumerate(self.holders)]
+        faces = _faces_seen(self.holders, seat, lambda card, face: card[face == "outer"])
         moves = self._moves(seat)
-        return _as_move(moves[_greedy_choice(faces, seat, self.actions_left, len(self.deck), moves, rng)])
+        return _as_move(moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)])
 
     def play(self, seat: int, move: dict, rng) -> None:
         self.moves = None

@@ -289,6 +289,26 @@ def test_its_options_have_defaults_and_bounds():
         bot_options("ismcts", {"budget_ms": "fast"})
 
 
+def test_a_level_sets_iterations_and_budget_and_options_given_with_it_win():
+    assert bot_options("ismcts", {"level": 4}) == bot_options("ismcts", {})  # the default bot is level 4
+    assert bot_options("ismcts", {"level": 2})["iterations"] < bot_options("ismcts", {"level": 3})["iterations"]
+    assert bot_options("ismcts", {"level": 5, "budget_ms": 900})["budget_ms"] == 900
+    assert "level" not in bot_options("ismcts", {"level": 1})  # its policy gets what the level stands for
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"level": 6})
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"level": "hard"})
+
+
+def test_at_level_1_it_plays_greedy_s_move():
+    state, seat, moves = mid_game("blockers", 2, "ismcts-level")
+    view = match.view(state, seat)
+    for seed in range(5):
+        move = ismcts_policy(GAMES["blockers"], view, seat, moves, random.Random(seed),
+                             **bot_options("ismcts", {"level": 1}))
+        assert move == GAMES["blockers"].greedy(view, seat, moves, FastRng(random.Random(seed).getrandbits(64)))
+
+
 def test_the_simulation_rng_has_the_interface_games_decide_with():
     rng = FastRng(1)
     assert all(0 <= rng.below(3) < 3 for _ in range(100))
