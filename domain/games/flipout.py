@@ -641,9 +641,14 @@ def _best(values: list[float], rng) -> int:
     return max((index for index, value in enumerate(values) if value == top), key=draws.__getitem__)
 
 
+_CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first
+_OUTDONE = -1000  # the value given to a move that a set to take outdoes, instead of weighing it
+
+
 def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[tuple]) -> list:
     """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
-    groups may be missing only at the end: draws, the token). A holder is judged by the faces this seat sees
+    groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
+    (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
     on it; the values of one holder's flips and switches, and of the swaps between two holders, are
     remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
     time, and one action changes at most two holders, so most of it was weighed before."""
@@ -652,20 +657,24 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
     others = [h for h in range(len(faces)) if h != seat]
-    values = []
-    for h, seen in enumerate(faces):
-        values += _turn_values(seen, h == seat, weight, others_best[h], window)
-    for h, seen in enumerate(faces):
-        values += _switch_values(seen, h == seat, weight, others_best[h], window)
-    for width in (1, 2):
-        for target in others:
-            rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
-            values += _swap_values(faces[seat], faces[target], width, weight, rest)
+    if any(takes):  # a set to take is worth 100 or more, any flip, switch, swap or draw 6 * 10 + 4 at most
+        values = [_OUTDONE] * next(i for i, move in enumerate(moves) if move[0] not in _CHANGES)
+    else:
+        values = []
+        for h, seen in enumerate(faces):
+            values += _turn_values(seen, h == seat, weight, others_best[h], window)
+        for h, seen in enumerate(faces):
+            values += _switch_values(seen, h == seat, weight, others_best[h], window)
+        for width in (1, 2):
+            for target in others:
+                rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
+                values += _swap_values(faces[seat], faces[target], width, weight, rest)
     values += [100.5 + takes[seat]] if takes[seat] else []  # above a swipe of as many cards: it feeds its victim one
     values += [100 + takes[target] for target in others if find_run(faces[target])]
     extra = moves[len(values):]
     if extra and extra[0][0] == "draw":
-        values += _turn_values(faces[seat], True, weight, others_best[seat], window)
+        values += [_OUTDONE] * len(faces[seat]) if any(takes) else _turn_values(faces[seat], True, weight,
+                                                                                others_best[seat], window)
     if moves[-1][0] == "spend_token":
         values.append(200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100)
     return values
