@@ -11,7 +11,8 @@ The loops, each playing from a fresh deal to the end:
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
-machine the other jobs' load then changes them much less (it still slows caches and turbo).
+machine the other jobs' load then changes them much less (it still slows caches and turbo), and a game's
+loops take turns in slices, so that what load remains falls on each alike (the "x engine" ratios).
 Usage: python bench/engines.py [--seconds 1.5] [--players 3]
 """
 import argparse
@@ -146,15 +147,19 @@ def ismcts_rate(game, players: int, seconds: float) -> float:
     return stats["iterations"] / (time.process_time() - started)
 
 
-def rate(playout, seconds: float) -> tuple[float, float]:
-    """(playouts/s, moves/s) over about `seconds` of this process's CPU time."""
-    pick, number, moves = random.Random(1), 0, 0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        moves += playout(pick, number)
-        number += 1
-    elapsed = time.process_time() - started
-    return number / elapsed, moves / elapsed
+def rates(playouts: list, seconds: float, slices: int = 6) -> list[tuple[float, float]]:
+    """(playouts/s, moves/s) of each loop over about `seconds` of this process's CPU time, the loops taking
+    turns in `slices` slices each, so that a change in the machine's load falls on all of them alike. Each
+    loop plays the same deals in the same order."""
+    counts = [[0, 0, 0.0] for _ in playouts]  # games, moves, CPU seconds
+    for _ in range(slices):
+        for playout, count in zip(playouts, counts):
+            pick, started = random.Random(count[0]), time.process_time()
+            while time.process_time() - started < seconds / slices:
+                count[1] += playout(pick, count[0])
+                count[0] += 1
+            count[2] += time.process_time() - started
+    return [(games / elapsed, moves / elapsed) for games, moves, elapsed in counts]
 
 
 def main():
@@ -164,16 +169,15 @@ def main():
     args = parser.parse_args()
     print(f"random and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
     print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x reference':>11}")
-    reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
+    reference = rates([lambda pick, n: reference_mantis_playout(args.players, pick, n)], args.seconds)[0]
     for game_id in GAMES:
         game = get_game(game_id)
-        rows = [("match", rate(lambda pick, n: match_playout(game_id, args.players, pick, n), args.seconds)),
-                ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds)),
-                ("simulation", rate(lambda pick, n: simulated_playout(game, args.players, pick, n), args.seconds)),
-                ("greedy engine", rate(lambda pick, n: greedy_playout(game, args.players, pick, n, True),
-                                       args.seconds)),
-                ("greedy simulation", rate(lambda pick, n: greedy_playout(game, args.players, pick, n, False),
-                                           args.seconds))]
+        loops = {"match": lambda pick, n: match_playout(game_id, args.players, pick, n),
+                 "engine": lambda pick, n: engine_playout(game, args.players, pick, n),
+                 "simulation": lambda pick, n: simulated_playout(game, args.players, pick, n),
+                 "greedy engine": lambda pick, n: greedy_playout(game, args.players, pick, n, True),
+                 "greedy simulation": lambda pick, n: greedy_playout(game, args.players, pick, n, False)}
+        rows = list(zip(loops, rates(list(loops.values()), args.seconds)))
         if game_id == "mantis":
             rows.append(("reference", reference))
         # each simulation row against the engine row of its kind (random, greedy)
