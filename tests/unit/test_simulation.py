@@ -1,12 +1,14 @@
 """Every game's simulation (the fast path a search's playouts run on) plays by the engine's rules, move for
 move: the same legal moves, the same state after each move, the same greedy choice, the same outcome."""
 import copy
+import math
 
 import pytest
 from hypothesis import given as for_all, settings, strategies as st
 
 from domain.bots.ismcts import FastRng, playout
 from domain.games import GAMES
+from domain.protocol import win_share
 from domain.rng import Rng
 from domain.simulation import Simulation
 
@@ -84,3 +86,11 @@ def test_a_playout_cut_at_the_cap_is_scored_by_the_game_s_evaluate(game_id):
     assert set(rewards) == seats
     assert all(0 < value < 1 for value in rewards.values())
     assert sum(rewards.values()) == pytest.approx(1)
+
+
+def test_a_seat_ahead_on_points_is_given_the_better_chance_and_the_chances_add_up_to_one():
+    points = [10, 6, 6]
+    chances = [win_share(points, seat, 4) for seat in range(3)]
+    assert chances[0] > chances[1] == chances[2]
+    assert chances[0] / chances[1] == pytest.approx(math.e)  # a lead of `scale` points weighs e to 1
+    assert sum(chances) == pytest.approx(1)
