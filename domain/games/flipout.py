@@ -479,7 +479,23 @@ _MOVE_FIELDS = {"flip": ("holder", "place"), "switch": ("holder", "first", "seco
 
 
 def _as_move(move: tuple) -> dict:
-    return {"action": move[0], **dict(zip(_MOVE_FIELDS[move[0]], move[1:]))}
+    return _MOVE_BUILDERS[move[0]](*move)
+
+
+# a dict literal per action: legal_moves builds 85-250 moves for each action, through zip() it cost 3.5x
+_MOVE_BUILDERS = {
+    "flip": lambda action, holder, place: {"action": action, "holder": holder, "place": place},
+    "switch": lambda action, holder, first, second: {"action": action, "holder": holder, "first": first,
+                                                     "second": second},
+    "swap1": lambda action, target, mine, theirs: {"action": action, "target": target, "mine": mine,
+                                                   "theirs": theirs},
+    "swap2": lambda action, target, mine, theirs: {"action": action, "target": target, "mine": mine,
+                                                   "theirs": theirs},
+    "score": lambda action: {"action": action},
+    "swipe": lambda action, target: {"action": action, "target": target},
+    "draw": lambda action, place: {"action": action, "place": place},
+    "spend_token": lambda action: {"action": action},
+}
 
 
 def _as_tuple(move: dict) -> tuple:
