@@ -368,7 +368,7 @@ def decide(state: dict, seat: int, move: dict, rng) -> list[dict]:
     expected = (TARGETED[state["pending"]["face"]],) if step == "choose" else STEP_ACTIONS[step]
     require(move["action"] in expected, "unexpected_action",
             f"now {'one of ' if len(expected) > 1 else ''}{', '.join(expected)} is expected")
-    return _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)
+    return _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)[0]
 
 
 def _step(state) -> str:
@@ -463,15 +463,17 @@ _DECIDERS = {
 }
 
 
-def _settle(state, events, rng):
+def _settle(state, events, rng) -> tuple[list, dict]:
     """Evolve the move's events, then append what follows on its own: the effect of a window that
-    every seat hit has answered (the Attack's draw, the swap, the peeked cards, the reveal)."""
+    every seat hit has answered (the Attack's draw, the swap, the peeked cards, the reveal). The events
+    and the state after them (the simulation keeps the state and drops the events)."""
     for event in events:
         state = evolve(state, event)
     pending = state["pending"]
     if not pending or pending["kind"] != "effect" or pending["waiting"]:
-        return events
-    return events + _settle(state, _effect_events(state, pending, rng), rng)
+        return events, state
+    following, state = _settle(state, _effect_events(state, pending, rng), rng)
+    return events + following, state
 
 
 def _effect_events(state, pending, rng):
@@ -761,6 +763,19 @@ def evaluate(state: dict, seat: int) -> float:
 
 
 # --- simulation -------------------------------------------------------------------------------------
-def simulation(state: dict) -> Simulation:
-    """The reference simulation, through decide and evolve: no fast path yet."""
-    return Simulation(sys.modules[__name__], state)
+def simulation(state: dict) -> "FastSimulation":
+    return FastSimulation(state)
+
+
+class FastSimulation(Simulation):
+    """9STAX for a search's playouts: the reference simulation, but a move is applied by the rules that
+    decide runs (no parse of the move, no second fold of its events: decide folds them already to see what
+    follows). The state stays the engine's, copied on each event (tests/unit/test_simulation.py plays it
+    side by side with the engine)."""
+
+    def __init__(self, state: dict):
+        super().__init__(sys.modules[__name__], state)
+
+    def play(self, seat: int, move: dict, rng) -> None:
+        state = self._state
+        self._state, self._legal = _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)[1], None
