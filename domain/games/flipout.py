@@ -449,27 +449,31 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
     inner = [tuple(card["inner"] for card in holder) for holder in holders]
     outer = [tuple(card["outer"] for card in holder) for holder in holders]
     can_spend = state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]
-    return [_as_move(move) for move in _legal(inner, outer, seat, bool(state["deck"]), can_spend)]
+    return _legal(inner, outer, seat, bool(state["deck"]), can_spend)
 
 
-def _legal(inner: list[tuple], outer: list[tuple], seat: int, deck: bool, can_spend: bool) -> list[tuple]:
-    """The legal moves as tuples (see _as_move), from each holder's inner and outer faces: the one list of
-    them for legal_moves and the simulation."""
+def _legal(inner: list[tuple], outer: list[tuple], seat: int, deck: bool, can_spend: bool) -> list[dict]:
+    """The legal moves from each holder's inner and outer faces: the one list of them for legal_moves and
+    the simulation (only the seat's own inner faces and the others' outer faces count, so greedy can list
+    them from a view)."""
     players = len(inner)
     others = [other for other in range(players) if other != seat]
     sizes = [len(faces) for faces in inner]
-    moves = [("flip", h, p) for h in range(players) for p in range(sizes[h])]
-    moves += [("switch", h, a, b) for h in range(players) for a in range(sizes[h]) for b in range(a + 1, sizes[h])]
-    moves += [("swap1", t, m, p) for t in others for m in range(sizes[seat]) for p in range(sizes[t])]
+    moves = [{"action": "flip", "holder": h, "place": p} for h in range(players) for p in range(sizes[h])]
+    moves += [{"action": "switch", "holder": h, "first": a, "second": b}
+              for h in range(players) for a in range(sizes[h]) for b in range(a + 1, sizes[h])]
+    moves += [{"action": "swap1", "target": t, "mine": m, "theirs": p}
+              for t in others for m in range(sizes[seat]) for p in range(sizes[t])]
     my_pairs = _pair_places(inner[seat])
-    moves += [("swap2", t, m, p) for t in others for p in _pair_places(outer[t]) for m in my_pairs]
+    moves += [{"action": "swap2", "target": t, "mine": m, "theirs": p}
+              for t in others for p in _pair_places(outer[t]) for m in my_pairs]
     if find_run(inner[seat]):
-        moves.append(("score",))
-    moves += [("swipe", t) for t in others if find_run(outer[t])]
+        moves.append({"action": "score"})
+    moves += [{"action": "swipe", "target": t} for t in others if find_run(outer[t])]
     if players == 2 and deck:
-        moves += [("draw", p) for p in range(sizes[seat])]
+        moves += [{"action": "draw", "place": p} for p in range(sizes[seat])]
     if can_spend:
-        moves.append(("spend_token",))
+        moves.append({"action": "spend_token"})
     return moves
 
 
@@ -478,27 +482,8 @@ _MOVE_FIELDS = {"flip": ("holder", "place"), "switch": ("holder", "first", "seco
                 "swipe": ("target",), "draw": ("place",), "spend_token": ()}
 
 
-def _as_move(move: tuple) -> dict:
-    return _MOVE_BUILDERS[move[0]](*move)
-
-
-# a dict literal per action: legal_moves builds 85-250 moves for each action, through zip() it cost 3.5x
-_MOVE_BUILDERS = {
-    "flip": lambda action, holder, place: {"action": action, "holder": holder, "place": place},
-    "switch": lambda action, holder, first, second: {"action": action, "holder": holder, "first": first,
-                                                     "second": second},
-    "swap1": lambda action, target, mine, theirs: {"action": action, "target": target, "mine": mine,
-                                                   "theirs": theirs},
-    "swap2": lambda action, target, mine, theirs: {"action": action, "target": target, "mine": mine,
-                                                   "theirs": theirs},
-    "score": lambda action: {"action": action},
-    "swipe": lambda action, target: {"action": action, "target": target},
-    "draw": lambda action, place: {"action": action, "place": place},
-    "spend_token": lambda action: {"action": action},
-}
-
-
 def _as_tuple(move: dict) -> tuple:
+    """A move as a hashable key."""
     return (move["action"], *(move[name] for name in _MOVE_FIELDS[move["action"]]))
 
 
@@ -640,7 +625,8 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
     faces = _faces_seen(view["holders"], seat, lambda card, face: card[face])
     every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
-    value_of = dict(zip(every, _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)))
+    values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)
+    value_of = {_as_tuple(move): value for move, value in zip(every, values)}
     return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
 
 
@@ -661,7 +647,7 @@ _CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first
 _OUTDONE = -1000  # the value given to a move that a set to take outdoes, instead of weighing it
 
 
-def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[tuple]) -> list:
+def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[dict]) -> list:
     """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
     groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
     (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
@@ -674,7 +660,7 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
     others = [h for h in range(len(faces)) if h != seat]
     if any(takes):  # a set to take is worth 100 or more, any flip, switch, swap or draw 6 * 10 + 4 at most
-        values = [_OUTDONE] * next(i for i, move in enumerate(moves) if move[0] not in _CHANGES)
+        values = [_OUTDONE] * next(i for i, move in enumerate(moves) if move["action"] not in _CHANGES)
     else:
         values = []
         for h, seen in enumerate(faces):
@@ -688,10 +674,10 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     values += [100.5 + takes[seat]] if takes[seat] else []  # above a swipe of as many cards: it feeds its victim one
     values += [100 + takes[target] for target in others if find_run(faces[target])]
     extra = moves[len(values):]
-    if extra and extra[0][0] == "draw":
+    if extra and extra[0]["action"] == "draw":
         values += [_OUTDONE] * len(faces[seat]) if any(takes) else _turn_values(faces[seat], True, weight,
                                                                                 others_best[seat], window)
-    if moves[-1][0] == "spend_token":
+    if moves[-1]["action"] == "spend_token":
         values.append(200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100)
     return values
 
@@ -768,7 +754,7 @@ def simulation(state: dict) -> "FastSimulation":
 
 class FastSimulation(Simulation):
     """FlipOut for a search's playouts: cards as (inner, outer) tuples in lists changed in place, the deck a
-    deque of (up, down), moves as tuples until one is chosen, and no events. The same rules as decide and
+    deque of (up, down), and no events. The same rules as decide and
     evolve (tests/unit/test_simulation.py plays both side by side)."""
 
     def __init__(self, state: dict):
@@ -779,7 +765,7 @@ class FastSimulation(Simulation):
         self.tokens = None if state["tokens"] is None else list(state["tokens"])
         self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
         self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
-        self.moves: tuple | None = None  # (seat, its legal moves as tuples) until the next move
+        self.moves: tuple | None = None  # (seat, its legal moves) until the next move
 
     def state(self) -> dict:
         return {"options": self.options,
@@ -793,7 +779,7 @@ class FastSimulation(Simulation):
     def to_act(self) -> list[int]:
         return [] if self.end is not None else [self.turn]
 
-    def _moves(self, seat: int) -> list[tuple]:
+    def _moves(self, seat: int) -> list[dict]:
         if self.moves is None or self.moves[0] != seat:
             if seat != self.turn or self.end is not None:
                 return []
@@ -804,18 +790,18 @@ class FastSimulation(Simulation):
         return self.moves[1]
 
     def legal_moves(self, seat: int) -> list[dict]:
-        return [_as_move(move) for move in self._moves(seat)]
+        return list(self._moves(seat))
 
     def move_count(self, seat: int) -> int:
         return len(self._moves(seat))
 
     def move(self, seat: int, index: int) -> dict:
-        return _as_move(self._moves(seat)[index])
+        return self._moves(seat)[index]
 
     def greedy(self, seat: int, rng) -> dict:
         faces = _faces_seen(self.holders, seat, lambda card, face: card[face == "outer"])
         moves = self._moves(seat)
-        return _as_move(moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)])
+        return moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)]
 
     def play(self, seat: int, move: dict, rng) -> None:
         self.moves = None
