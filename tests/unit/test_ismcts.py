@@ -300,6 +300,14 @@ def test_a_level_sets_iterations_and_budget_and_options_given_with_it_win():
         bot_options("ismcts", {"level": "hard"})
 
 
+def test_a_bot_seat_created_with_a_level_stores_the_options_it_stands_for():
+    created = match.create("mantis", {}, [{"bot": "ismcts", "bot_options": {"level": 2}}, {"name": "ann"}],
+                           "commitment", match.SERVER_SEED)
+    stored = created[0]["data"]["seats"][0]["bot_options"]
+    assert stored == bot_options("ismcts", {"iterations": 100, "budget_ms": 300})
+    assert BOTS["ismcts"].think_ms(stored) == 300
+
+
 def test_at_level_1_it_plays_greedy_s_move():
     state, seat, moves = mid_game("blockers", 2, "ismcts-level")
     view = match.view(state, seat)
