@@ -147,16 +147,16 @@ def ismcts_rate(game, players: int, seconds: float) -> float:
     return stats["iterations"] / (time.process_time() - started)
 
 
-def rates(playouts: list, seconds: float, slices: int = 6) -> list[tuple[float, float]]:
+def rates(loops: list, seconds: float, slices: int = 6) -> list[tuple[float, float]]:
     """(playouts/s, moves/s) of each loop over about `seconds` of this process's CPU time, the loops taking
     turns in `slices` slices each, so that a change in the machine's load falls on all of them alike. Each
     loop plays the same deals in the same order."""
-    counts = [[0, 0, 0.0] for _ in playouts]  # games, moves, CPU seconds
+    counts = [[0, 0, 0.0] for _ in loops]  # games, moves, CPU seconds
     for _ in range(slices):
-        for playout, count in zip(playouts, counts):
+        for loop, count in zip(loops, counts):
             pick, started = random.Random(count[0]), time.process_time()
             while time.process_time() - started < seconds / slices:
-                count[1] += playout(pick, count[0])
+                count[1] += loop(pick, count[0])
                 count[0] += 1
             count[2] += time.process_time() - started
     return [(games / elapsed, moves / elapsed) for games, moves, elapsed in counts]

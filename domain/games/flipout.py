@@ -11,7 +11,6 @@ from collections import Counter, deque
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from domain.errors import InvalidSetup
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
                              one_of, parse_move, record, require, validate_options, win_share)
 from domain.simulation import Simulation
