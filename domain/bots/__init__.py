@@ -23,9 +23,14 @@ class BotKind:
     presets: tuple[Option, ...] = ()
     expand: Callable[[dict], dict] = lambda raw: raw
 
+    @property
+    def published_options(self) -> tuple[Option, ...]:
+        """What a seat may ask for: the options and the presets (the catalog and the API's schema show both)."""
+        return self.options + self.presets
+
     def catalog_entry(self) -> dict:
         return {"id": self.id, "description": self.description,
-                "options": [describe_option(o) for o in self.options + self.presets]}
+                "options": [describe_option(o) for o in self.published_options]}
 
 
 def random_policy(game, view, seat, moves, rng):

@@ -11,12 +11,12 @@ The bot only gets its seat's view. The search runs in rounds; each round
        sets: after each move the search continues in the node for what the bot then sees (its view of the
        sample), so a card turned up splits the tree, and a hidden one never;
     4. adds one node (the mover's greedy move if untried, else an untried move at random);
-    5. plays the sample out with the game's greedy move for each mover's view of the sample (or, for the
-       rest of `greedy_rollouts` percent, random legal moves), at most `playout_cap` moves;
+    5. plays the sample out on the game's simulation (game.simulation: one state changed in place) with
+       the game's greedy move for each mover's view of it (or, for the rest of `greedy_rollouts` percent,
+       random legal moves), at most `playout_cap` moves;
     6. credits every node on the path with the result for the seat that made its move: its win share,
-       1/len(winners) if that seat is a winner, else 0. A playout cut at the cap scores a draw (1/n for
-       each of the n seats the search has met) unless the game module offers the optional
-       `evaluate(state)`, which then gives each seat a value in [0, 1].
+       1/len(winners) if that seat is a winner, else 0; a playout cut at the cap is scored by the game's
+       evaluate(state, seat), a value in [0, 1].
 The searched root moves are all the bot's legal moves, or greedy's move and a random choice of the others
 when there are more than `root_moves`. The answer is greedy's move unless another move passes two tests:
     - selection: sequential halving over the moves other than greedy's, in the same samples, on half the
@@ -67,7 +67,7 @@ OPTIONS = (
            "wall-clock budget per turn in milliseconds; the search stops at whichever budget ends first",
            bounds=(1, MAX_BUDGET_MS)),
     Option("playout_cap", "integer", DEFAULT_PLAYOUT_CAP,
-           "most moves in one playout; a playout cut there counts as a draw (or the game's evaluate)",
+           "most moves in one playout; a playout cut there is scored by the game's evaluate of its state",
            bounds=(0, 100_000)),
     Option("exploration", "integer", DEFAULT_EXPLORATION,
            "UCB1 exploration constant in hundredths (70 = 0.7), for the tree below the root (depth > 0)",
