@@ -42,7 +42,7 @@ def new_seat_schema() -> dict:
                     "key acts for the seat", {"account": {"type": "string", "minLength": 1, "maxLength": 40},
                                               "open": no}, ["account"])
     bots = [_object(f"a {kind} bot", {"bot": {"type": "string", "enum": [kind]}, "name": NAME, "open": no,
-                                      "bot_options": _options_schema(bot.options, {})}, ["bot"])
+                                      "bot_options": _options_schema(bot.published_options, {})}, ["bot"])
             for kind, bot in BOTS.items()]
     return {"description": "a seat of a new match", "oneOf": [human, owned, vacant, *bots]}
 

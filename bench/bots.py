@@ -2,11 +2,12 @@
 
 For every game in domain.games.GAMES, at 2 players and at the game's most players, two pairings:
     greedy vs random, ismcts vs greedy
-One seat is the tested bot and every other seat the opponent; match i puts the tested bot in seat
-i mod players (seats rotated, so every seat is tested equally often when --matches is a multiple of the
-player count). The tested bot's win share in a match is 1/len(winners) if it is a winner, else 0; the
-table gives its mean with a 95% Wilson interval, and the even-strength share 1/players to compare with.
-Every match is reproducible: its seed is "bots:<game>:<players>:<tested>-<opponent>:<i>", and the ismcts
+One seat is the tested bot and every other seat the opponent. Duplicate deals: match i plays deal
+i // players with the tested bot in seat i mod players, so each deal is played with the tested bot in every
+seat in turn (give --matches as a multiple of the player count) and the luck of the deal cancels out. The
+tested bot's win share in a match is 1/len(winners) if it is a winner, else 0; the table gives its mean with
+a 95% Wilson interval, and the even-strength share 1/players to compare with.
+Every match is reproducible: its seed is "bots:<game>:<players>:<tested>-<opponent>:<deal>", and the ismcts
 bot runs on an iteration budget only (--budget-ms defaults to the maximum), so the machine's load does
 not change a move.
 
@@ -53,7 +54,7 @@ def player_counts(game, wanted: str) -> list[int]:
 def play_match(job: tuple) -> tuple:
     """One seeded match; (cell, tested bot's win share, seconds per ismcts move, ismcts moves)."""
     game_id, players, tested, opponent, index, options = job
-    seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index}"
+    seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index // players}"
     tested_seat = index % players
     seats = [{"bot": tested if s == tested_seat else opponent} for s in range(players)]
     for spec in seats:
@@ -207,7 +208,7 @@ def main() -> None:
     pairings = tuple(tuple(pair.split(":")) for pair in args.pairings.split(","))
     rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first)
     print(f"ismcts options: {ismcts}; matches {args.first}-{args.first + args.matches - 1} of each cell; "
-          "seats rotated, one tested seat; "
+          "duplicate deals (each deal once with the tested bot in every seat); "
           f"{time.perf_counter() - started:.0f} s on {args.processes} processes\n")
     print_table(rows)
 

@@ -1,14 +1,18 @@
-"""How fast the game engines play: random playouts per second in-process, per game, side by side in one run.
+"""How fast the game engines play: playouts per second in-process, per game, side by side in one run.
 
-Three loops, each playing random legal moves from a fresh deal to the end:
-- match: through domain.match, as the server folds a match (decide with the seed's per-move Rng, the
-  `moved` and `match_finished` events, the match-level evolve);
-- engine: the game module alone (deal, legal_moves, decide, evolve, outcome): what a searching bot's
-  playouts run on;
+The loops, each playing from a fresh deal to the end:
+- match: random moves through domain.match, as the server folds a match (decide with the seed's per-move
+  Rng, the `moved` and `match_finished` events, the match-level evolve);
+- engine: random moves through the game module alone (deal, legal_moves, decide, evolve, outcome);
+- simulation: random moves on the game's simulation (game.simulation), what a search's playouts run on;
+- greedy engine: a search's playout (domain.bots.ismcts.playout), every move the game's greedy for the
+  mover's view, on the reference simulation (domain.simulation.Simulation: the game's own decide/evolve);
+- greedy simulation: the same playout on the game's simulation;
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
-machine the other jobs' load then changes them much less (it still slows caches and turbo).
+machine the other jobs' load then changes them much less (it still slows caches and turbo), and a game's
+loops take turns in slices, so that what load remains falls on each alike (the "x engine" ratios).
 Usage: python bench/engines.py [--seconds 1.5] [--players 3]
 """
 import argparse
@@ -20,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
-from domain.bots.ismcts import MAX_ITERATIONS, search  # noqa: E402
+from domain.bots.ismcts import MAX_ITERATIONS, FastRng, playout, search  # noqa: E402
+from domain.simulation import Simulation  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
@@ -40,6 +45,46 @@ def engine_playout(game, players: int, pick: random.Random, number: int) -> int:
             state = game.evolve(state, event)
         moves += 1
     return moves
+
+
+def dealt(game, players: int, number: int) -> dict:
+    state = None
+    for event in game.deal(game.options({}, players), players, Rng.derive(SEED, f"deal:{number}")):
+        state = game.evolve(state, event)
+    return state
+
+
+def simulated_playout(game, players: int, pick: random.Random, number: int) -> int:
+    """One random game on the game's simulation; returns the moves played."""
+    simulation, rng, moves = game.simulation(dealt(game, players, number)), FastRng(pick.getrandbits(64)), 0
+    while actors := simulation.to_act():
+        simulation.play(actors[0], simulation.move(actors[0], rng.below(simulation.move_count(actors[0]))), rng)
+        moves += 1
+    simulation.outcome()
+    return moves
+
+
+def greedy_playout(game, players: int, pick: random.Random, number: int, reference: bool) -> int:
+    """One game of greedy moves from a fresh deal, as the ismcts bot plays it out, on the reference
+    simulation or the game's; returns the moves played."""
+    state = dealt(game, players, number)
+    simulation = _Counting(Simulation(game, state) if reference else game.simulation(state))
+    playout(game, simulation, 100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
+    return simulation.moves
+
+
+class _Counting:
+    """A simulation that counts the moves played on it."""
+
+    def __init__(self, simulation):
+        self._simulation, self.moves = simulation, 0
+
+    def __getattr__(self, name):
+        return getattr(self._simulation, name)
+
+    def play(self, seat, move, rng):
+        self.moves += 1
+        self._simulation.play(seat, move, rng)
 
 
 def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:
@@ -102,15 +147,19 @@ def ismcts_rate(game, players: int, seconds: float) -> float:
     return stats["iterations"] / (time.process_time() - started)
 
 
-def rate(playout, seconds: float) -> tuple[float, float]:
-    """(playouts/s, moves/s) over about `seconds` of this process's CPU time."""
-    pick, number, moves = random.Random(1), 0, 0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        moves += playout(pick, number)
-        number += 1
-    elapsed = time.process_time() - started
-    return number / elapsed, moves / elapsed
+def rates(loops: list, seconds: float, slices: int = 6) -> list[tuple[float, float]]:
+    """(playouts/s, moves/s) of each loop over about `seconds` of this process's CPU time, the loops taking
+    turns in `slices` slices each, so that a change in the machine's load falls on all of them alike. Each
+    loop plays the same deals in the same order."""
+    counts = [[0, 0, 0.0] for _ in loops]  # games, moves, CPU seconds
+    for _ in range(slices):
+        for loop, count in zip(loops, counts):
+            pick, started = random.Random(count[0]), time.process_time()
+            while time.process_time() - started < seconds / slices:
+                count[1] += loop(pick, count[0])
+                count[0] += 1
+            count[2] += time.process_time() - started
+    return [(games / elapsed, moves / elapsed) for games, moves, elapsed in counts]
 
 
 def main():
@@ -118,18 +167,25 @@ def main():
     parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    print(f"random playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
-    print(f"{'game':<9} {'loop':<10} {'playouts/s':>10} {'moves/s':>9} {'x reference':>11}")
-    reference = rate(lambda pick, n: reference_mantis_playout(args.players, pick, n), args.seconds)
+    print(f"random and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
+    print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x reference':>11}")
+    reference = rates([lambda pick, n: reference_mantis_playout(args.players, pick, n)], args.seconds)[0]
     for game_id in GAMES:
         game = get_game(game_id)
-        rows = [("match", rate(lambda pick, n: match_playout(game_id, args.players, pick, n), args.seconds)),
-                ("engine", rate(lambda pick, n: engine_playout(game, args.players, pick, n), args.seconds))]
+        loops = {"match": lambda pick, n: match_playout(game_id, args.players, pick, n),
+                 "engine": lambda pick, n: engine_playout(game, args.players, pick, n),
+                 "simulation": lambda pick, n: simulated_playout(game, args.players, pick, n),
+                 "greedy engine": lambda pick, n: greedy_playout(game, args.players, pick, n, True),
+                 "greedy simulation": lambda pick, n: greedy_playout(game, args.players, pick, n, False)}
+        rows = list(zip(loops, rates(list(loops.values()), args.seconds)))
         if game_id == "mantis":
             rows.append(("reference", reference))
+        # each simulation row against the engine row of its kind (random, greedy)
+        baseline = {"simulation": rows[1][1][0], "greedy simulation": rows[3][1][0]}
         for loop, (playouts, moves) in rows:
+            faster = f"{playouts / baseline[loop]:>8.1f}" if loop in baseline else f"{'':>8}"
             versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
-            print(f"{game_id:<9} {loop:<10} {playouts:>10.0f} {moves:>9.0f} {versus}")
+            print(f"{game_id:<9} {loop:<18} {playouts:>10.0f} {moves:>9.0f} {faster} {versus}")
     print(f"\nismcts search from the first turn, {args.seconds}s a game (wall clock: the bot's budget)")
     print(f"{'game':<9} {'iterations/s':>12}")
     for game_id, game in GAMES.items():

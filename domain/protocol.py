@@ -12,11 +12,16 @@
     outcome(state)                    -> None while the game goes on, else {"winners": [...], "scores": {...}}
     determinize(view, seat, rng)      -> a full state consistent with a seat's view (for searching bots)
     greedy(view, seat, moves, rng)    -> a one-move-ahead heuristic choice (the `greedy` bot)
+    evaluate(state, seat)             -> the seat's chance to win, guessed in [0, 1] from the public part of
+                                         a game in progress (for a search's playouts cut short)
+    simulation(state)                 -> a Simulation of the state (domain/simulation.py): what a search's
+                                         playouts play on, the same rules at less cost
 
 States, events and moves are JSON values (dicts, lists, str, int, bool, None), so a state can be stored
 as a snapshot and an event appended to the log as it is. An event is {"type": str, "data": dict}.
 In redacted events and views a card that the seat may not see is `None`.
 """
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,3 +198,10 @@ def require(condition: bool, reason: str, message: str) -> None:
 
 def next_seat(seat: int, player_count: int, step: int = 1) -> int:
     return (seat + step) % player_count
+
+
+def win_share(points: list[float], seat: int, scale: float) -> float:
+    """A seat's chance to win guessed from each seat's points (more is better) in a game in progress: a
+    softmax, so the seats' chances add up to 1 and a lead of `scale` points weighs e (about 2.7) to 1."""
+    weights = [math.exp((p - max(points)) / scale) for p in points]
+    return weights[seat] / sum(weights)

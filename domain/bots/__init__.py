@@ -4,7 +4,7 @@ where options are the bot kind's options, filled in and checked by `bot_options`
 from dataclasses import dataclass
 from typing import Callable
 
-from domain.bots.ismcts import OPTIONS as ISMCTS_OPTIONS, ismcts_policy
+from domain.bots.ismcts import LEVEL, OPTIONS as ISMCTS_OPTIONS, at_level, ismcts_policy
 from domain.errors import InvalidSetup
 from domain.protocol import Option, describe_option, fill_options
 
@@ -18,10 +18,19 @@ class BotKind:
     # the least time a turn of this bot takes, from its options: event times are public, so a bot that
     # answers a forced move at once and searches otherwise would show its hidden cards (docs/fairness.md)
     think_ms: Callable[[dict], int] = lambda options: 0
+    # options that stand for others (a level): `expand` replaces them in the options given, before the rest
+    # are checked and filled in, so a seat's stored options are the ones its policy is called with
+    presets: tuple[Option, ...] = ()
+    expand: Callable[[dict], dict] = lambda raw: raw
+
+    @property
+    def published_options(self) -> tuple[Option, ...]:
+        """What a seat may ask for: the options and the presets (the catalog and the API's schema show both)."""
+        return self.options + self.presets
 
     def catalog_entry(self) -> dict:
         return {"id": self.id, "description": self.description,
-                "options": [describe_option(o) for o in self.options]}
+                "options": [describe_option(o) for o in self.published_options]}
 
 
 def random_policy(game, view, seat, moves, rng):
@@ -39,11 +48,12 @@ BOTS = {kind.id: kind for kind in (
     BotKind("ismcts", "Information-Set Monte Carlo Tree Search: plays its moves out in the same samples of the "
                       "hidden cards consistent with its view, every seat continuing greedily, and leaves greedy's "
                       "move only for one that clearly wins more (see docs/bots.md)", ismcts_policy,
-            options=ISMCTS_OPTIONS, think_ms=lambda options: options["budget_ms"]),
+            options=ISMCTS_OPTIONS, think_ms=lambda options: options["budget_ms"], presets=(LEVEL,),
+            expand=at_level),
 )}
 
 
 def bot_options(kind: str, raw: dict) -> dict:
     if kind not in BOTS:
         raise InvalidSetup("unknown_bot", f"no bot {kind!r}; bots: {', '.join(BOTS)}")
-    return fill_options(f"the {kind} bot", BOTS[kind].options, raw)
+    return fill_options(f"the {kind} bot", BOTS[kind].options, BOTS[kind].expand(raw))

@@ -11,22 +11,26 @@ The bot only gets its seat's view. The search runs in rounds; each round
        sets: after each move the search continues in the node for what the bot then sees (its view of the
        sample), so a card turned up splits the tree, and a hidden one never;
     4. adds one node (the mover's greedy move if untried, else an untried move at random);
-    5. plays the sample out with the game's greedy move for each mover's view of the sample (or, for the
-       rest of `greedy_rollouts` percent, random legal moves), at most `playout_cap` moves;
+    5. plays the sample out on the game's simulation (game.simulation: one state changed in place) with
+       the game's greedy move for each mover's view of it (or, for the rest of `greedy_rollouts` percent,
+       random legal moves), at most `playout_cap` moves;
     6. credits every node on the path with the result for the seat that made its move: its win share,
-       1/len(winners) if that seat is a winner, else 0. A playout cut at the cap scores a draw (1/n for
-       each of the n seats the search has met) unless the game module offers the optional
-       `evaluate(state)`, which then gives each seat a value in [0, 1].
+       1/len(winners) if that seat is a winner, else 0; a playout cut at the cap is scored by the game's
+       evaluate(state, seat), a value in [0, 1].
 The searched root moves are all the bot's legal moves, or greedy's move and a random choice of the others
-when there are more than `root_moves`. The answer is greedy's move unless, over at least 4 rounds, another won
-more in the same samples by more than `margin` hundredths of a standard error of the paired difference;
-then the best mean.
-With greedy playouts the search is a policy improvement over the greedy bot: it plays a move other than
-greedy's only where greedy's own continuation says that move wins more.
-The search stops when another round would exceed `iterations` iterations, or before a round that would
-likely end after `budget_ms` milliseconds (judged by the mean round so far), whichever comes first; and
-during the first round, as soon as its iterations show that 4 rounds cannot fit in `budget_ms` (then the
-answer would be greedy's move anyway, so the bot gives it at once: FlipOut's greedy playouts are that slow). With an
+when there are more than `root_moves`. The answer is greedy's move unless another move passes two tests:
+    - selection: sequential halving over the moves other than greedy's, in the same samples, on half the
+      budget, leaves one challenger;
+    - confirmation: in fresh samples (the other half), the challenger and greedy's move are played in the same
+      sample; over at least MIN_CONFIRMATIONS of them, the challenger must win more by more than `margin`
+      hundredths of a standard error of the paired difference.
+The held-out samples carry none of the selection's luck, so the best-looking of many moves that are all as
+good as greedy's is not played on a false lead, however few the samples. With greedy playouts the search is a
+policy improvement over the greedy bot: it plays another move only where greedy's own continuation says that
+move wins more.
+A phase stops before a round that would exceed its share of `iterations`, or would likely end after its share
+of `budget_ms` (judged by the mean iteration so far). If the first iteration shows that a round of every
+challenger and MIN_CONFIRMATIONS held-out rounds cannot fit, the bot answers greedy's move at once. With an
 iteration budget only, the answer is a function of (view, seat, moves, rng state, options).
 """
 import json
@@ -36,7 +40,7 @@ import time
 from typing import Any
 
 from domain.errors import IllegalMove
-from domain.protocol import Option
+from domain.protocol import Option, fill_options
 
 DEFAULT_ITERATIONS = 2000
 DEFAULT_BUDGET_MS = 800
@@ -50,7 +54,9 @@ DEFAULT_DEPTH = 0  # moves of tree below the bot's own: 0 at the default budget 
 # than the job timeout, 60 s); beyond them a seat's options are refused (422), not silently cut.
 MAX_BUDGET_MS = 10_000
 MAX_ITERATIONS = 100_000
-MIN_ROUNDS_TO_OVERRIDE = 4  # a standard error from fewer samples says too little (2 equal wins give it 0)
+MIN_CONFIRMATIONS = 8  # held-out samples before greedy's move may be left: a standard error from fewer says little
+SELECTION_SHARE = 0.5  # of the budget, for choosing the challenger; the rest holds it out against greedy's move
+MAX_FAILED_SAMPLES = 10  # samples the rules rejected (a determinize bug) before the search gives up
 
 OPTIONS = (
     Option("iterations", "integer", DEFAULT_ITERATIONS,
@@ -61,7 +67,7 @@ OPTIONS = (
            "wall-clock budget per turn in milliseconds; the search stops at whichever budget ends first",
            bounds=(1, MAX_BUDGET_MS)),
     Option("playout_cap", "integer", DEFAULT_PLAYOUT_CAP,
-           "most moves in one playout; a playout cut there counts as a draw (or the game's evaluate)",
+           "most moves in one playout; a playout cut there is scored by the game's evaluate of its state",
            bounds=(0, 100_000)),
     Option("exploration", "integer", DEFAULT_EXPLORATION,
            "UCB1 exploration constant in hundredths (70 = 0.7), for the tree below the root (depth > 0)",
@@ -73,12 +79,32 @@ OPTIONS = (
            "most of the bot's own moves searched: greedy's move and a random choice of the others",
            bounds=(1, 1000)),
     Option("margin", "integer", DEFAULT_MARGIN,
-           "how clearly a move must beat greedy's move in the same samples to be played instead, in hundredths "
-           "of a standard error of the paired difference (0: the best mean wins)", bounds=(0, 1000)),
+           "how clearly the challenger must beat greedy's move in held-out samples to be played instead, in "
+           "hundredths of a standard error of the paired difference (0: any gain)", bounds=(0, 1000)),
     Option("depth", "integer", DEFAULT_DEPTH,
            "most moves of search tree below the bot's own move (0: each iteration plays out right after it)",
            bounds=(0, 1000)),
 )
+
+# Levels a player can choose: each sets the iterations and the budget (options given with it still win).
+# Level 4 is the default bot, the strongest that fits the default turn; level 1 plays greedy's move (a search
+# of one iteration cannot leave it); level 5 takes more than the default turn.
+LEVELS = {1: {"iterations": 1, "budget_ms": 200}, 2: {"iterations": 100, "budget_ms": 300},
+          3: {"iterations": 400, "budget_ms": 500},
+          4: {"iterations": DEFAULT_ITERATIONS, "budget_ms": DEFAULT_BUDGET_MS},
+          5: {"iterations": 10_000, "budget_ms": 3000}}
+LEVEL = Option("level", "integer", 4,
+               "strength from 1 (greedy's move, 0.2 s a turn) to 5 (3 s a turn): sets iterations and budget_ms "
+               "(1: 1 and 200, 2: 100 and 300, 3: 400 and 500, 4: the defaults, 5: 10000 and 3000); options "
+               "given with it win", bounds=(1, 5))
+
+
+def at_level(raw: dict) -> dict:
+    """The options with the chosen level's iterations and budget under those given; `level` itself goes."""
+    if "level" not in raw:
+        return raw
+    level = fill_options("the ismcts bot", (LEVEL,), {"level": raw["level"]})["level"]
+    return {**LEVELS[level], **{name: value for name, value in raw.items() if name != "level"}}
 
 
 class FastRng(random.Random):
@@ -139,47 +165,136 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
            exploration: int = DEFAULT_EXPLORATION, greedy_rollouts: int = DEFAULT_GREEDY_ROLLOUTS,
            root_moves: int = DEFAULT_ROOT_MOVES, margin: int = DEFAULT_MARGIN,
            depth: int = DEFAULT_DEPTH) -> tuple[dict, dict]:
-    """The chosen move and what the search did: {iterations, rounds, failed, elapsed_ms, means: [per move or
-    None where not searched]}."""
+    """The chosen move and what the search did: {iterations, rounds, failed, elapsed_ms, means: [per move, or
+    None where not played], challenger: the move held out against greedy's (None if none was), confirmations:
+    the held-out rounds, advantage: the challenger's mean gain over greedy's move in them}."""
     if len(moves) == 1:
-        return moves[0], {"iterations": 0, "rounds": 0, "failed": 0, "elapsed_ms": 0.0, "means": [None]}
-    started = time.perf_counter()
-    deadline = started + budget_ms / 1000
+        return moves[0], {"iterations": 0, "rounds": 0, "failed": 0, "elapsed_ms": 0.0, "means": [None],
+                          "challenger": None, "confirmations": 0, "advantage": None}
     sim = FastRng(rng.getrandbits(64) if hasattr(rng, "getrandbits") else rng.below(2**63))
     favourite = game.greedy(view, seat, moves, sim)
-    candidates = _candidates(moves, favourite, min(root_moves, iterations), sim)
-    root = {key: Node(move, seat) for key, move in candidates}
-    seats = {seat}  # every seat met so far: a draw at the playout cap is worth 1/len(seats)
-    rounds: list[list[float]] = []  # per round (one sample), each candidate's reward, in candidate order
-    done = failed = 0
-    while (len(rounds) + failed + 1) * len(candidates) <= iterations:
-        now = time.perf_counter()
-        if rounds and now + (now - started) / (len(rounds) + failed) > deadline:  # the next round would overrun
-            break
-        sample, seed, rewards = game.determinize(view, seat, sim), sim.getrandbits(64), []
+    candidates = _candidates(moves, favourite, root_moves, sim)
+    run = Run(game, view, seat, sim, Budget(iterations, budget_ms), len(candidates) - 1,
+              {"c": exploration / 100, "cap": playout_cap, "greedy_share": greedy_rollouts / 100, "depth": depth})
+    greedy_node, challengers = Node(candidates[0][1], seat), [Node(move, seat) for _, move in candidates[1:]]
+    challenger, differences = None, []
+    if challengers and run.least <= iterations:
         try:
-            for node in root.values():
-                rewards.append(_iterate(game, sample, node, seat, seats, FastRng(seed), c=exploration / 100,
-                                        cap=playout_cap, greedy_share=greedy_rollouts / 100, depth=depth))
-                done += 1
-                if not rounds and _hopeless(started, done, len(candidates), deadline):
-                    break
-        except IllegalMove:  # a determinization the game's rules reject: a bug in determinize; skip it
-            failed += 1
-            continue
-        if len(rewards) < len(candidates):  # the budget cannot hold enough rounds to override greedy's move
-            break
-        rounds.append(rewards)
-    means = dict(zip(root, (sum(column) / len(rounds) for column in zip(*rounds))))
-    stats = {"iterations": done, "rounds": len(rounds), "failed": failed,
-             "elapsed_ms": (time.perf_counter() - started) * 1000, "means": [means.get(move_key(m)) for m in moves]}
-    return _choose(candidates, rounds, margin / 100), stats
+            challenger = _select(run, challengers)
+            differences = _confirm(run, greedy_node, challenger)
+        except OutOfBudget:
+            pass
+    chosen = challenger if challenger and _clearly_better(differences, margin / 100) else greedy_node
+    means = {move_key(node.move): node.reward / node.visits for node in [greedy_node] + challengers if node.visits}
+    stats = {"iterations": run.budget.done, "rounds": run.rounds, "failed": run.failed,
+             "elapsed_ms": run.budget.elapsed() * 1000, "means": [means.get(move_key(m)) for m in moves],
+             "challenger": challenger.move if challenger else None, "confirmations": len(differences),
+             "advantage": sum(differences) / len(differences) if differences else None}
+    return chosen.move, stats
 
 
-def _hopeless(started: float, done: int, per_round: int, deadline: float) -> bool:
-    """During the first round: would the rounds needed to override greedy's move overrun the budget?"""
-    per_iteration = (time.perf_counter() - started) / done
-    return started + per_iteration * per_round * MIN_ROUNDS_TO_OVERRIDE > deadline
+class OutOfBudget(Exception):
+    """The budget cannot hold what the search needs to leave greedy's move: stop and answer greedy's."""
+
+
+class Budget:
+    """Iterations and wall-clock time, shared out between the search's phases by fractions of both. Whether
+    more iterations fit is judged by the mean iteration so far, so a round that would likely overrun is not
+    started."""
+
+    def __init__(self, iterations: int, budget_ms: int):
+        self.iterations, self.seconds = iterations, budget_ms / 1000
+        self.started, self.done = time.perf_counter(), 0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def fits(self, more: int, share: float = 1.0) -> bool:
+        """Would `more` iterations end within `share` (0 to 1) of both budgets?"""
+        if self.done + more > self.iterations * share:
+            return False
+        elapsed = self.elapsed()
+        return not self.done or elapsed + elapsed / self.done * more <= self.seconds * share
+
+
+class Run:
+    """One search's game, view, simulation rng and budget, and what it played: rounds of one sample each."""
+
+    def __init__(self, game, view: dict, seat: int, sim: FastRng, budget: Budget, challengers: int,
+                 playout_options: dict):
+        self.game, self.view, self.seat, self.sim, self.budget = game, view, seat, sim, budget
+        self.playout_options, self.seats = playout_options, {seat}
+        self.rounds = self.failed = 0
+        # the fewest iterations that could leave greedy's move: a round of each stage of the selection and the
+        # held-out rounds
+        self.least = sum(_halving(challengers)) + 2 * MIN_CONFIRMATIONS
+
+    def round(self, nodes: list) -> list[float] | None:
+        """Every node's move played in one new sample with one simulation seed (common random numbers): the
+        bot's rewards, in node order; None if the rules rejected the sample (a bug in determinize). Raises
+        OutOfBudget after the search's first iteration if the `least` it needs could not fit: a FlipOut greedy
+        playout has cost 45-100 ms."""
+        sample, seed, rewards = self.game.determinize(self.view, self.seat, self.sim), self.sim.getrandbits(64), []
+        try:
+            for node in nodes:
+                rewards.append(_iterate(self.game, sample, node, self.seat, self.seats, FastRng(seed),
+                                        **self.playout_options))
+                self.budget.done += 1
+                if self.budget.done == 1 and not self.budget.fits(self.least - 1):
+                    raise OutOfBudget
+        except IllegalMove:
+            self.failed += 1
+            if self.failed > MAX_FAILED_SAMPLES:
+                raise OutOfBudget from None  # determinize keeps failing: no evidence to leave greedy's move on
+            return None
+        self.rounds += 1
+        return rewards
+
+
+def _select(run: Run, challengers: list) -> Node:
+    """The move to hold out against greedy's: sequential halving (Karnin, Koren and Somekh 2013) over the
+    others, in SELECTION_SHARE of the budget split evenly between its stages. A stage plays its survivors in
+    the same samples (at least once) and keeps the better half by their means over all the samples they
+    shared."""
+    survivors, stages = list(challengers), len(_halving(len(challengers)))
+    for stage in range(1, stages + 1):
+        while run.round(survivors) is None or run.budget.fits(len(survivors), SELECTION_SHARE * stage / stages):
+            pass
+        survivors.sort(key=lambda node: node.reward / node.visits, reverse=True)
+        survivors = survivors[:math.ceil(len(survivors) / 2)]
+    return survivors[0]
+
+
+def _halving(challengers: int) -> list[int]:
+    """The survivors in each stage of sequential halving (none for a single challenger): 11 -> [11, 6, 3, 2]."""
+    sizes = []
+    while challengers > 1:
+        sizes.append(challengers)
+        challengers = math.ceil(challengers / 2)
+    return sizes
+
+
+def _confirm(run: Run, greedy_node: Node, challenger: Node) -> list[float]:
+    """The challenger's gain over greedy's move in fresh samples (the rest of the budget): held out from the
+    selection, so they carry none of its luck (the best of 11 moves that are all as good as greedy's looks
+    better in the samples that chose it, not in new ones)."""
+    differences = []
+    while run.budget.fits(2):
+        rewards = run.round([greedy_node, challenger])
+        if rewards is not None:
+            differences.append(rewards[1] - rewards[0])
+    return differences
+
+
+def _clearly_better(differences: list[float], margin: float) -> bool:
+    """Over at least MIN_CONFIRMATIONS held-out samples, is the mean gain positive and more than `margin`
+    standard errors?"""
+    n = len(differences)
+    if n < MIN_CONFIRMATIONS:
+        return False
+    mean = sum(differences) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
+    return mean > 0 and mean > margin * spread
 
 
 def _candidates(moves: list[dict], favourite: dict, most: int, sim: FastRng) -> list[tuple]:
@@ -191,30 +306,21 @@ def _candidates(moves: list[dict], favourite: dict, most: int, sim: FastRng) -> 
     return [(key, favourite)] + others
 
 
-def _choose(candidates: list[tuple], rounds: list[list[float]], margin: float) -> dict:
-    """Greedy's move unless another wins more in the same samples by more than `margin` standard errors of
-    the paired difference; among those, the best mean."""
-    best, best_mean = candidates[0][1], 0.0
-    n = len(rounds)
-    if n < MIN_ROUNDS_TO_OVERRIDE:
-        return best
-    for i in range(1, len(candidates)):
-        differences = [r[i] - r[0] for r in rounds]
-        mean = sum(differences) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
-        if mean > margin * spread and mean > best_mean:
-            best, best_mean = candidates[i][1], mean
-    return best
-
-
 def _iterate(game, sample: dict, node: Node, seat: int, seats: set, sim: FastRng, c: float, cap: int,
              greedy_share: float, depth: int) -> float:
-    """One iteration below a root move in one sample: descend, expand, play out, update; the bot's reward."""
-    state, path = apply_move(game, sample, seat, node.move, sim), []
+    """One iteration below a root move in one sample: descend, expand, play out, update; the bot's reward.
+    The tree's information sets are the bot's views of engine states; the playout runs on the game's
+    simulation, which changes one state in place."""
+    path = []
     if depth:
+        state = apply_move(game, sample, seat, node.move, sim)
         children = node.after.setdefault(_observed(game, state, seat), {})
         path, state = _descend(game, state, children, seat, seats, sim, c, depth)
-    rewards = playout(game, state, cap, greedy_share, seats, sim)
+        simulation = game.simulation(state)
+    else:
+        simulation = game.simulation(sample)
+        simulation.play(seat, node.move, sim)
+    rewards = playout(game, simulation, cap, greedy_share, seats, sim)
     for visited in [node] + path:
         visited.visits += 1
         visited.reward += rewards.get(visited.seat, 0.0)
@@ -270,27 +376,25 @@ def apply_move(game, state: dict, seat: int, move: dict, sim: FastRng) -> dict:
     return state
 
 
-def playout(game, state: dict, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
-    """The game's greedy move for the mover's view of the sample, greedy_share of the time (random legal
-    moves otherwise), to the end or the cap; each seat's reward in [0, 1]."""
+def playout(game, simulation, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
+    """The game's greedy move for the mover's view of the simulated state, greedy_share of the time (random
+    legal moves otherwise), to the end or the cap; each seat's reward in [0, 1]: its win share at the end,
+    the game's evaluate of the state reached at the cap."""
     for _ in range(cap):
-        actors = game.to_act(state)
+        actors = simulation.to_act()
         if not actors:
             break
         actor = actors[0]
         seats.add(actor)
-        legal = game.legal_moves(state, actor)
-        if greedy_share and len(legal) > 1 and sim.random() < greedy_share:
-            move = game.greedy(game.view(state, actor), actor, legal, sim)
+        count = simulation.move_count(actor)
+        if greedy_share and count > 1 and sim.random() < greedy_share:
+            move = simulation.greedy(actor, sim)
         else:
-            move = legal[sim.below(len(legal))] if len(legal) > 1 else legal[0]
-        state = apply_move(game, state, actor, move, sim)
-    result = game.outcome(state)
+            move = simulation.move(actor, sim.below(count) if count > 1 else 0)
+        simulation.play(actor, move, sim)
+    result = simulation.outcome()
     if result is not None:
         winners = result["winners"]
         return {s: 1 / len(winners) for s in winners} if winners else {}
-    evaluate = getattr(game, "evaluate", None)
-    if evaluate is not None:
-        return evaluate(state)
-    return {s: 1 / len(seats) for s in seats}
-
+    state = simulation.state()
+    return {s: game.evaluate(state, s) for s in seats}

@@ -7,12 +7,13 @@ A card has two coloured faces. Where it lies says what its faces are called:
 Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (3 with a token spent);
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
-from collections import Counter
-from functools import lru_cache
-from itertools import combinations_with_replacement
+from collections import Counter, deque
+from functools import cache, lru_cache
+from itertools import combinations, combinations_with_replacement
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, validate_options)
+                             one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -443,28 +444,50 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
     once per pair of left places whose faces match as the actor sees them."""
     if seat not in to_act(state):
         return []
-    holders, players = state["holders"], len(state["holders"])
+    holders = state["holders"]
+    inner = [tuple(card["inner"] for card in holder) for holder in holders]
+    outer = [tuple(card["outer"] for card in holder) for holder in holders]
+    can_spend = state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]
+    return _legal(inner, outer, seat, bool(state["deck"]), can_spend)
+
+
+def _legal(inner: list[tuple], outer: list[tuple], seat: int, deck: bool, can_spend: bool) -> list[dict]:
+    """The legal moves from each holder's inner and outer faces: the one list of them for legal_moves and
+    the simulation (only the seat's own inner faces and the others' outer faces count, so greedy can list
+    them from a view)."""
+    players = len(inner)
     others = [other for other in range(players) if other != seat]
-    moves = [{"action": "flip", "holder": h, "place": p} for h in range(players) for p in range(len(holders[h]))]
+    sizes = [len(faces) for faces in inner]
+    moves = [{"action": "flip", "holder": h, "place": p} for h in range(players) for p in range(sizes[h])]
     moves += [{"action": "switch", "holder": h, "first": a, "second": b}
-              for h in range(players) for a in range(len(holders[h])) for b in range(a + 1, len(holders[h]))]
+              for h in range(players) for a in range(sizes[h]) for b in range(a + 1, sizes[h])]
     moves += [{"action": "swap1", "target": t, "mine": m, "theirs": p}
-              for t in others for m in range(len(holders[seat])) for p in range(len(holders[t]))]
-    my_pairs = _pair_places(holders[seat], "inner")
+              for t in others for m in range(sizes[seat]) for p in range(sizes[t])]
+    my_pairs = _pair_places(inner[seat])
     moves += [{"action": "swap2", "target": t, "mine": m, "theirs": p}
-              for t in others for p in _pair_places(holders[t], "outer") for m in my_pairs]
-    if find_run([card["inner"] for card in holders[seat]]):
+              for t in others for p in _pair_places(outer[t]) for m in my_pairs]
+    if find_run(inner[seat]):
         moves.append({"action": "score"})
-    moves += [{"action": "swipe", "target": t} for t in others if find_run([card["outer"] for card in holders[t]])]
-    if players == 2 and state["deck"]:
-        moves += [{"action": "draw", "place": p} for p in range(len(holders[seat]))]
-    if state["tokens"] is not None and state["tokens"][seat] > 0 and not state["token_spent"]:
+    moves += [{"action": "swipe", "target": t} for t in others if find_run(outer[t])]
+    if players == 2 and deck:
+        moves += [{"action": "draw", "place": p} for p in range(sizes[seat])]
+    if can_spend:
         moves.append({"action": "spend_token"})
     return moves
 
 
-def _pair_places(cards: list[dict], face: str) -> list[int]:
-    return [left for left in range(len(cards) - 1) if _same_colour_pair(cards, left, face)]
+_MOVE_FIELDS = {"flip": ("holder", "place"), "switch": ("holder", "first", "second"),
+                "swap1": ("target", "mine", "theirs"), "swap2": ("target", "mine", "theirs"), "score": (),
+                "swipe": ("target",), "draw": ("place",), "spend_token": ()}
+
+
+def _as_tuple(move: dict) -> tuple:
+    """A move as a hashable key."""
+    return (move["action"], *(move[name] for name in _MOVE_FIELDS[move["action"]]))
+
+
+def _pair_places(faces: tuple) -> list[int]:
+    return [left for left in range(len(faces) - 1) if faces[left] == faces[left + 1]]
 
 
 def to_act(state: dict) -> list[int]:
@@ -599,64 +622,259 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
     and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
-    holders = view["holders"]
-    takes = [_take(cards, owner == seat) for owner, cards in enumerate(holders)]
-    window = _best_window(holders[seat])
-    weight = 10 if view["actions_left"] > 1 else 4  # a set I can take with my next action is surest
-
-    def value(move: dict) -> float:
-        action = move["action"]
-        if action == "score":
-            return 100.5 + takes[seat]  # above a swipe of as many cards: a swipe feeds its victim one
-        if action == "swipe":
-            return 100 + takes[move["target"]]
-        if action == "spend_token":
-            return 200 if (max(takes) and view["actions_left"] == 1) or view["deck"]["count"] <= 12 else -100
-        after, changed = _imagined(holders, seat, move)
-        best = max(_take(after[h], h == seat) if h in changed else take for h, take in enumerate(takes))
-        return weight * best + (_best_window(after[seat]) if seat in changed else window)
-
-    return max(moves, key=lambda move: (value(move), rng.random()))
+    faces = _faces_seen(view["holders"], seat, lambda card, face: card[face])
+    every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
+    values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)
+    value_of = {_as_tuple(move): value for move, value in zip(every, values)}
+    return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
 
 
-def _imagined(holders: list[list], seat: int, move: dict) -> tuple[list[list], tuple]:
-    """The holders after a move as this seat would see them (a face it cannot know stays None), and the
-    seats whose holders changed."""
-    action = move["action"]
-    if action == "flip":
-        return flip_card(holders, move["holder"], move["place"]), (move["holder"],)
-    if action == "switch":
-        return switch_cards(holders, move["holder"], move["first"], move["second"]), (move["holder"],)
-    if action == "swap1":
-        return swap_cards(holders, seat, move["target"], [move["mine"]], [move["theirs"]]), (seat, move["target"])
-    if action == "swap2":
-        mine, theirs = move["mine"], move["theirs"]
-        return swap_cards(holders, seat, move["target"], [mine, mine + 1], [theirs, theirs + 1]), (seat, move["target"])
-    cards = list(holders[seat])  # draw: the new inner face is unknown until drawn
-    cards[move["place"]] = {"inner": None, "outer": None}
-    return _with_holders(holders, {seat: cards}), (seat,)
+def _faces_seen(holders: list[list], seat: int, face_of) -> list[tuple]:
+    """Each holder as this seat sees it: its own inner faces, the others' outer faces."""
+    return [tuple(face_of(card, "inner" if owner == seat else "outer") for card in cards)
+            for owner, cards in enumerate(holders)]
 
 
-def _take(cards: list[dict], mine: bool) -> int:
-    """How many cards a set in this holder would give me: my own run, or another seat's visible run less one."""
-    return _take_of(tuple(c["inner" if mine else "outer"] for c in cards), mine)
+def _best(values: list[float], rng) -> int:
+    """The index of the highest value, ties broken at random: one rng.random() per move, the highest wins."""
+    draws = [rng.random() for _ in values]
+    top = max(values)
+    return max((index for index, value in enumerate(values) if value == top), key=draws.__getitem__)
 
 
-@lru_cache(maxsize=1 << 16)
+_CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first
+_OUTDONE = -1000  # the value given to a move that a set to take outdoes, instead of weighing it
+
+
+def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[dict]) -> list:
+    """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
+    groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
+    (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
+    on it; the values of one holder's flips and switches, and of the swaps between two holders, are
+    remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
+    time, and one action changes at most two holders, so most of it was weighed before."""
+    takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
+    window = _window_of(faces[seat])
+    weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
+    others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
+    others = [h for h in range(len(faces)) if h != seat]
+    if any(takes):  # a set to take is worth 100 or more, any flip, switch, swap or draw 6 * 10 + 4 at most
+        values = [_OUTDONE] * next(i for i, move in enumerate(moves) if move["action"] not in _CHANGES)
+    else:
+        values = []
+        for h, seen in enumerate(faces):
+            values += _turn_values(seen, h == seat, weight, others_best[h], window)
+        for h, seen in enumerate(faces):
+            values += _switch_values(seen, h == seat, weight, others_best[h], window)
+        for width in (1, 2):
+            for target in others:
+                rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
+                values += _swap_values(faces[seat], faces[target], width, weight, rest)
+    values += [100.5 + takes[seat]] if takes[seat] else []  # above a swipe of as many cards: it feeds its victim one
+    values += [100 + takes[target] for target in others if find_run(faces[target])]
+    extra = moves[len(values):]
+    if extra and extra[0]["action"] == "draw":
+        values += [_OUTDONE] * len(faces[seat]) if any(takes) else _turn_values(faces[seat], True, weight,
+                                                                                others_best[seat], window)
+    if moves[-1]["action"] == "spend_token":
+        values.append(200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100)
+    return values
+
+
+@lru_cache(maxsize=1 << 14)
+def _turn_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+    """A flip (or a draw) at each place of one holder: the card there then shows this seat a face it has not
+    seen (None)."""
+    return tuple(_value(faces[:place] + (None,) + faces[place + 1:], mine, weight, others_best, window)
+                 for place in range(len(faces)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _switch_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+    """A switch of each pair of places of one holder, first < second."""
+    values = []
+    for first, second in combinations(range(len(faces)), 2):
+        seen = list(faces)
+        seen[first], seen[second] = seen[second], seen[first]
+        values.append(_value(tuple(seen), mine, weight, others_best, window))
+    return tuple(values)
+
+
+def _value(seen: tuple, mine: bool, weight: int, others_best: int, window: int) -> int:
+    """A move that changed one holder to `seen`: what I could take next (there or elsewhere) and my window."""
+    return weight * max(_take_of(seen, mine), others_best) + (_window_of(seen) if mine else window)
+
+
+@lru_cache(maxsize=1 << 14)
+def _swap_values(own: tuple, other: tuple, width: int, weight: int, rest: int) -> tuple:
+    """A swap of `width` adjacent cards at each (mine, theirs) in _legal's order: every place for swap1, the
+    same-colour pairs for swap2. A card that crosses turns, so the face it showed this seat on one side still
+    faces it on the other (swap_cards)."""
+    if width == 1:
+        places = [(mine, theirs) for mine in range(len(own)) for theirs in range(len(other))]
+    else:
+        places = [(mine, theirs) for theirs in _pair_places(other) for mine in _pair_places(own)]
+    values = []
+    for mine, theirs in places:
+        new_own = own[:mine] + other[theirs:theirs + width] + own[mine + width:]
+        new_other = other[:theirs] + own[mine:mine + width] + other[theirs + width:]
+        values.append(weight * max(_take_of(new_own, True), _take_of(new_other, False), rest) + _window_of(new_own))
+    return tuple(values)
+
+
+# Unbounded: a holder is at most 6 faces of 5 colours or None, so fewer than 56,000 tuples exist (about
+# 20 MB for both caches when every one has been seen); a bounded cache evicted in every playout.
+@cache
 def _take_of(faces: tuple, mine: bool) -> int:
+    """How many cards a set in a holder would give me: my own run, or another seat's visible run less one."""
     run = find_run(faces)
     return 0 if run is None else run[1] if mine else run[1] - 1
 
 
-def _best_window(cards: list[dict]) -> int:
-    """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
-    return _window_of(tuple(c["inner"] for c in cards))
-
-
-@lru_cache(maxsize=1 << 16)
+@cache
 def _window_of(faces: tuple) -> int:
+    """How close my inner faces are to a set: the most cards of one colour in any 4 adjacent places."""
     best = 0
     for start in range(len(faces) - SET_SIZES[0] + 1):
         window = faces[start:start + SET_SIZES[0]]
         best = max([best] + [window.count(face) for face in set(window) if face is not None])
     return best
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Score piles: a set of 4 ahead weighs e to 1."""
+    return win_share([len(pile) for pile in state["score_piles"]], seat, SET_SIZES[0])
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> "FastSimulation":
+    return FastSimulation(state)
+
+
+class FastSimulation(Simulation):
+    """FlipOut for a search's playouts: cards as (inner, outer) tuples in lists changed in place, the deck a
+    deque of (up, down), and no events. The same rules as decide and
+    evolve (tests/unit/test_simulation.py plays both side by side)."""
+
+    def __init__(self, state: dict):
+        self.options = state["options"]
+        self.holders = [[(card["inner"], card["outer"]) for card in holder] for holder in state["holders"]]
+        self.deck = deque((card["up"], card["down"]) for card in state["deck"])
+        self.piles = [[(card["colour"], card["other"]) for card in pile] for pile in state["score_piles"]]
+        self.tokens = None if state["tokens"] is None else list(state["tokens"])
+        self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
+        self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
+        self.moves: tuple | None = None  # (seat, its legal moves) until the next move
+
+    def state(self) -> dict:
+        return {"options": self.options,
+                "holders": [[{"inner": inner, "outer": outer} for inner, outer in holder] for holder in self.holders],
+                "deck": [{"up": up, "down": down} for up, down in self.deck],
+                "score_piles": [[{"colour": colour, "other": other} for colour, other in pile] for pile in self.piles],
+                "tokens": None if self.tokens is None else list(self.tokens), "turn": self.turn,
+                "actions_left": self.actions_left, "token_spent": self.token_spent, "turns": self.turns,
+                "quiet_since": self.quiet_since, "finished": self.end is not None, "end": self.end}
+
+    def to_act(self) -> list[int]:
+        return [] if self.end is not None else [self.turn]
+
+    def _moves(self, seat: int) -> list[dict]:
+        if self.moves is None or self.moves[0] != seat:
+            if seat != self.turn or self.end is not None:
+                return []
+            inner = [tuple(card[0] for card in holder) for holder in self.holders]
+            outer = [tuple(card[1] for card in holder) for holder in self.holders]
+            can_spend = self.tokens is not None and self.tokens[seat] > 0 and not self.token_spent
+            self.moves = seat, _legal(inner, outer, seat, bool(self.deck), can_spend)
+        return self.moves[1]
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        return list(self._moves(seat))
+
+    def move_count(self, seat: int) -> int:
+        return len(self._moves(seat))
+
+    def move(self, seat: int, index: int) -> dict:
+        return self._moves(seat)[index]
+
+    def greedy(self, seat: int, rng) -> dict:
+        faces = _faces_seen(self.holders, seat, lambda card, face: card[face == "outer"])
+        moves = self._moves(seat)
+        return moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)]
+
+    def play(self, seat: int, move: dict, rng) -> None:
+        self.moves = None
+        action, holders = move["action"], self.holders
+        if action == "flip":
+            cards = holders[move["holder"]]
+            inner, outer = cards[move["place"]]
+            cards[move["place"]] = outer, inner
+        elif action == "switch":
+            cards, first, second = holders[move["holder"]], move["first"], move["second"]
+            cards[first], cards[second] = cards[second], cards[first]
+        elif action in ("swap1", "swap2"):
+            own, other, mine, theirs = holders[seat], holders[move["target"]], move["mine"], move["theirs"]
+            for i in range(1 if action == "swap1" else 2):
+                (own_inner, own_outer), (their_inner, their_outer) = own[mine + i], other[theirs + i]
+                own[mine + i], other[theirs + i] = (their_outer, their_inner), (own_outer, own_inner)
+        elif action == "draw":
+            cards, place = holders[seat], move["place"]
+            up, down = self.deck.popleft()
+            (inner, outer), cards[place] = cards[place], (down, up)
+            self.deck.append((outer, inner))
+        elif action == "spend_token":
+            self.tokens[seat] -= 1
+            self.actions_left += 1
+            self.token_spent = True
+            self._check_end(None)
+            return
+        else:  # score or swipe: the run goes to the piles, its holder refills
+            owner = seat if action == "score" else move["target"]
+            seen = 0 if action == "score" else 1
+            start, count, _ = find_run([card[seen] for card in holders[owner]])
+            run = [(card[seen], card[1 - seen]) for card in holders[owner][start:start + count]]
+            del holders[owner][start:start + count]
+            if action == "score":
+                self.piles[seat] += run
+            else:
+                self.piles[owner].append(run[0])
+                self.piles[seat] += run[1:]
+            self.quiet_since = self.turns + 1
+            self._action_done()
+            self._check_end(self._refill(owner))
+            return
+        self._action_done()
+        self._check_end(None)
+
+    def _action_done(self) -> None:
+        if self.actions_left > 1:
+            self.actions_left -= 1
+        else:
+            self.turn, self.actions_left = next_seat(self.turn, len(self.holders)), ACTIONS_PER_TURN
+            self.token_spent, self.turns = False, self.turns + 1
+
+    def _refill(self, owner: int) -> int | None:
+        """The owner draws up to 6; the owner if the deck ran short (the game then ends), else None."""
+        cards = self.holders[owner]
+        while len(cards) < HOLDER_SIZE and self.deck:
+            up, down = self.deck.popleft()
+            cards.append((down, up))
+        return owner if len(cards) < HOLDER_SIZE else None
+
+    def _check_end(self, short: int | None) -> None:
+        if short is not None:
+            reason = "deck_exhausted"
+        elif self.turns - self.quiet_since >= self.options["stall_rounds"] * len(self.holders):
+            reason = "stalled"
+        else:
+            return
+        for owner, cards in enumerate(self.holders):
+            run = find_run([card[0] for card in cards])
+            if run:
+                start, count, _ = run
+                self.piles[owner] += cards[start:start + count]
+                del cards[start:start + count]
+        self.end = {"reason": reason, "seat": short}
+
+    def outcome(self) -> dict | None:
+        return None if self.end is None else outcome(self.state())

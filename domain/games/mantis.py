@@ -3,11 +3,13 @@
 A card is {"back": [three colours], "front": colour}; the back of the draw pile's top card is public.
 A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
 """
+import sys
 from collections import Counter
 from itertools import combinations
 
 from domain.protocol import (INTEGER, Field, GameInfo, Option, ViewField, check_player_count, list_of, next_seat,
-                             named, nullable, one_of, parse_move, record, require, validate_options)
+                             named, nullable, one_of, parse_move, record, require, validate_options, win_share)
+from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
@@ -230,3 +232,47 @@ def _seen_cards(view: dict) -> list[dict]:
 
 def _key(card: dict) -> tuple:
     return tuple(card["back"]), card["front"]
+
+
+def evaluate(state: dict, seat: int) -> float:
+    """Score piles against the target: a quarter of the target ahead weighs e to 1."""
+    return win_share([len(pile) for pile in state["score_piles"]], seat, state["target"] / 4)
+
+
+# --- simulation -------------------------------------------------------------------------------------
+def simulation(state: dict) -> "FastSimulation":
+    return FastSimulation(state)
+
+
+class FastSimulation(Simulation):
+    """Mantis for a search's playouts: a state of the engine's shape whose lists change in place (a flip
+    takes the top card off the draw pile, moves cards between tanks and piles) and no events; the reference
+    simulation's legal moves, greedy and outcome read it as the engine's state. The same rules as decide and
+    evolve (tests/unit/test_simulation.py plays both side by side)."""
+
+    def __init__(self, state: dict):
+        super().__init__(sys.modules[__name__], _copied(state))
+
+    def state(self) -> dict:
+        return _copied(self._state)
+
+    def play(self, seat: int, move: dict, rng) -> None:
+        live, self._legal = self._state, None
+        scoring = move["action"] == "score"
+        owner = seat if scoring else move["target"]
+        card, tanks = live["draw_pile"].pop(0), live["tanks"]
+        matched = [c for c in tanks[owner] if c["front"] == card["front"]]
+        if not matched:
+            tanks[owner].append(card)
+        else:
+            tanks[owner] = [c for c in tanks[owner] if c["front"] != card["front"]]
+            (live["score_piles"][owner] if scoring else tanks[seat]).extend(matched + [card])
+        if scoring or not matched or len(tanks) != 2:  # a successful steal between two plays again
+            live["turn"] = next_seat(live["turn"], len(tanks))
+        live["finished"] = (scoring and len(live["score_piles"][owner]) >= live["target"]) or not live["draw_pile"]
+
+
+def _copied(state: dict) -> dict:
+    """A state whose lists can change without changing the given one's (cards are never changed)."""
+    return {**state, "draw_pile": list(state["draw_pile"]), "tanks": [list(t) for t in state["tanks"]],
+            "score_piles": [list(p) for p in state["score_piles"]]}

@@ -20,6 +20,12 @@ def test_bots_are_listed(client):
     assert {"random", "greedy"} <= {b["id"] for b in client.get("/v1/bots").get_json()["bots"]}
 
 
+def test_a_bot_seat_may_ask_for_a_level(client):
+    created = client.post("/v1/matches", json={"game": "mantis", "seats": [
+        {"name": "ann"}, {"bot": "ismcts", "bot_options": {"level": 1}}]})
+    assert created.status_code == 201 and created.get_json()["seats"][1]["bot"] == "ismcts"
+
+
 def test_creating_a_match_answers_201_with_the_documented_fields_and_a_token_per_human_seat(client):
     response = client.post("/v1/matches", json=THREE)
     body = response.get_json()
@@ -111,6 +117,7 @@ BAD_CREATES = [
     ({**THREE, "options": {"speed": 2}}, 422, "unknown_option"),
     ({**THREE, "seats": [{"name": "solo"}]}, 422, "invalid_player_count"),
     ({**THREE, "seats": [{"bot": "oracle"}, {"name": "b"}]}, 422, "unknown_bot"),
+    ({**THREE, "seats": [{"bot": "ismcts", "bot_options": {"level": 9}}, {"name": "b"}]}, 422, "invalid_option"),
     ([1, 2], 422, "invalid_request"),
 ]
 

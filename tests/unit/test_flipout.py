@@ -5,6 +5,7 @@ from collections import Counter
 from itertools import product
 
 import pytest
+from hypothesis import given as for_all, settings, strategies as st
 
 from domain import match
 from domain.errors import IllegalMove, InvalidSetup
@@ -670,3 +671,54 @@ def _duel(seed, greedy_seat, players=2):
 def test_greedy_beats_random_play_clearly():
     wins = sum(_duel(seed, seed % 2) for seed in range(200))
     assert wins >= 180
+
+
+# --- the greedy bot weighs moves on the faces it sees, as the engine's own card movements would leave them ---
+def plain_greedy_values(view: dict, seat: int, moves: list[dict]) -> list[float]:
+    """Greedy's value of each move by its plain reading: the move made on copies of the holders with the engine's
+    card movements (flip_card, switch_cards, swap_cards), then every holder judged by the faces the seat sees."""
+    holders = view["holders"]
+
+    def seen(cards, owner):
+        return tuple(card["inner" if owner == seat else "outer"] for card in cards)
+
+    def judged(after):
+        best = max(flipout._take_of(seen(cards, owner), owner == seat) for owner, cards in enumerate(after))
+        return (10 if view["actions_left"] > 1 else 4) * best + flipout._window_of(seen(after[seat], seat))
+
+    values = []
+    for move in moves:
+        action = move["action"]
+        if action == "flip":
+            values.append(judged(flipout.flip_card(holders, move["holder"], move["place"])))
+        elif action == "switch":
+            values.append(judged(flipout.switch_cards(holders, move["holder"], move["first"], move["second"])))
+        elif action in ("swap1", "swap2"):
+            width = 1 if action == "swap1" else 2
+            values.append(judged(flipout.swap_cards(holders, seat, move["target"],
+                                                    [move["mine"] + i for i in range(width)],
+                                                    [move["theirs"] + i for i in range(width)])))
+        elif action == "draw":
+            drawn = [dict(card) for card in holders[seat]]
+            drawn[move["place"]] = {"inner": None, "outer": None}
+            values.append(judged([drawn if owner == seat else cards for owner, cards in enumerate(holders)]))
+        else:
+            values.append(None)  # score, swipe, spend_token: valued from the takes alone, no card moves
+    return values
+
+
+@settings(max_examples=25, deadline=None)
+@for_all(seed=st.integers(0, 10**6), players=st.integers(2, 5), tokens=st.booleans())
+def test_greedy_picks_a_move_of_the_best_plain_value_at_every_position_of_a_random_match(seed, players, tokens):
+    # given every position of a random match where the seat to act has a choice
+    for step, (state, _) in enumerate(random_match("flipout", players, f"greedy-{seed}", {"tokens": tokens})):
+        if state["status"] != match.ACTIVE or step % 3:
+            continue
+        seat = match.to_act(state)[0]
+        moves, view = match.legal_moves(state, seat), match.view(state, seat)
+        # when greedy chooses, then its move has the best value of all the moves that move cards, by the
+        # engine's own card movements (or it takes a set or spends a token)
+        chosen = flipout.greedy(view, seat, moves, random.Random(seed))
+        values = plain_greedy_values(view, seat, moves)
+        chosen_value = values[moves.index(chosen)]
+        assert chosen_value is None or chosen_value == max(v for v in values if v is not None)

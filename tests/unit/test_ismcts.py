@@ -6,12 +6,13 @@ import pytest
 
 from domain import match
 from domain.bots import BOTS, bot_options
-from domain.bots.ismcts import FastRng, Node, _iterate, ismcts_policy, move_key, search
+from domain.bots.ismcts import MIN_CONFIRMATIONS, FastRng, Node, _iterate, ismcts_policy, move_key, search
 from domain.errors import InvalidSetup
 from domain.games import GAMES, mantis
+from domain.simulation import Simulation
 from tests.support.games import random_match
 
-QUICK = {"iterations": 25, "budget_ms": 60_000}  # an iteration budget only: the answer is reproducible
+QUICK = {"iterations": 25, "budget_ms": 60_000, "root_moves": 4}  # an iteration budget only: reproducible
 
 
 class Watched:
@@ -27,6 +28,9 @@ class Watched:
     def determinize(self, view, seat, rng):
         self.determinized += 1
         return self._game.determinize(view, seat, rng)
+
+    def simulation(self, state):
+        return Simulation(self, state)  # through this double's rules, so that its overrides play
 
 
 def mid_game(game_id: str, players: int, seed: str, after: int = 12):
@@ -164,14 +168,16 @@ def test_it_overrides_a_greedy_move_that_loses_in_the_same_samples():
         def greedy(self, view, seat, moves, rng):
             return moves[-1]
 
-    # when the bot decides with the default margin, then the score beat the steal clearly enough to be played
+    # when the bot decides with the default margin, then the score beat the steal clearly enough in the held-out
+    # samples to be played
     move, stats = search(StealingGreedy(mantis), mantis.view(state, 0), 0, moves, random.Random(4), iterations=60,
                          budget_ms=60_000)
-    assert move == {"action": "score"} and stats["means"][0] > stats["means"][1]
-    # but with 3 rounds (6 iterations for 2 moves), too few to trust a standard error, greedy's move stands
-    move, stats = search(StealingGreedy(mantis), mantis.view(state, 0), 0, moves, random.Random(4), iterations=6,
-                         budget_ms=60_000)
-    assert stats["rounds"] == 3 and stats["means"][0] > stats["means"][1] and move == {"action": "steal", "target": 1}
+    assert move == {"action": "score"} and stats["challenger"] == move and stats["advantage"] > 0
+    assert stats["means"][0] > stats["means"][1]
+    # but with one iteration fewer than the held-out rounds it needs, it does not search: greedy's move stands
+    move, stats = search(StealingGreedy(mantis), mantis.view(state, 0), 0, moves, random.Random(4),
+                         iterations=2 * MIN_CONFIRMATIONS - 1, budget_ms=60_000)
+    assert stats["iterations"] == 0 and move == {"action": "steal", "target": 1}
 
 
 def test_below_its_move_the_tree_splits_on_what_the_bot_sees_and_not_on_what_it_does_not():
@@ -192,7 +198,7 @@ def test_below_its_move_the_tree_splits_on_what_the_bot_sees_and_not_on_what_it_
 
 
 # --- budgets and reproducibility ----------------------------------------------------------------------
-def test_it_runs_as_many_whole_rounds_as_its_iterations_allow():
+def test_it_spends_half_its_iterations_choosing_a_challenger_and_the_rest_holding_it_out_in_whole_rounds():
     # given a mid-game mantis position with three moves (score, two steals) and a game that counts samples
     state, seat, moves = mid_game("mantis", 3, "ismcts-budget")
     assert len(moves) == 3
@@ -200,9 +206,11 @@ def test_it_runs_as_many_whole_rounds_as_its_iterations_allow():
     # when the bot decides with 37 iterations and time to spare
     _, stats = search(watched, match.view(state, seat), seat, moves, random.Random(4), iterations=37,
                       budget_ms=60_000)
-    # then it drew 12 samples and tried every move in each: 36 iterations, the 37th would start a 13th round
-    assert watched.determinized == 12 == stats["rounds"]
-    assert stats["iterations"] == 36
+    # then the two other moves shared 9 samples (18 iterations, half of 37 rounded down to whole rounds), and
+    # the better of them met greedy's move in 9 more: 36 iterations, the 37th would start another round
+    assert watched.determinized == 18 == stats["rounds"]
+    assert stats["iterations"] == 36 and stats["confirmations"] == 9
+    assert stats["challenger"] in moves and stats["challenger"] != greedy_of(mantis, state, seat, moves)
 
 
 def test_it_stops_at_the_time_budget_when_that_comes_first():
@@ -254,19 +262,19 @@ def test_with_one_legal_move_it_answers_at_once_without_searching():
 
 
 def test_a_playout_cut_at_the_cap_asks_the_game_to_evaluate_if_it_can():
-    # given a game that offers evaluate(state) and a playout cap of 0 moves
+    # given a game's evaluate(state, seat) and a playout cap of 0 moves
     state, seat, moves = mid_game("mantis", 2, "ismcts-cap")
     calls = []
 
     class Evaluating(Watched):
-        def evaluate(self, state):
+        def evaluate(self, state, seat):
             calls.append(state)
-            return {seat: 1.0}
+            return 1.0
 
     # when the bot searches, then every iteration that did not end the game was evaluated
     _, stats = search(Evaluating(mantis), match.view(state, seat), seat, moves, random.Random(9),
-                      iterations=10, budget_ms=60_000, playout_cap=0)
-    assert 0 < len(calls) <= stats["iterations"] == 10 == 5 * len(moves)
+                      iterations=40, budget_ms=60_000, playout_cap=0)
+    assert 0 < len(calls) <= stats["iterations"] == 40 == 20 * len(moves)
 
 
 # --- its options and its rng ----------------------------------------------------------------------------
@@ -279,6 +287,34 @@ def test_its_options_have_defaults_and_bounds():
         bot_options("ismcts", {"iterations": 0})
     with pytest.raises(InvalidSetup):
         bot_options("ismcts", {"budget_ms": "fast"})
+
+
+def test_a_level_sets_iterations_and_budget_and_options_given_with_it_win():
+    assert bot_options("ismcts", {"level": 4}) == bot_options("ismcts", {})  # the default bot is level 4
+    assert bot_options("ismcts", {"level": 2})["iterations"] < bot_options("ismcts", {"level": 3})["iterations"]
+    assert bot_options("ismcts", {"level": 5, "budget_ms": 900})["budget_ms"] == 900
+    assert "level" not in bot_options("ismcts", {"level": 1})  # its policy gets what the level stands for
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"level": 6})
+    with pytest.raises(InvalidSetup):
+        bot_options("ismcts", {"level": "hard"})
+
+
+def test_a_bot_seat_created_with_a_level_stores_the_options_it_stands_for():
+    created = match.create("mantis", {}, [{"bot": "ismcts", "bot_options": {"level": 2}}, {"name": "ann"}],
+                           "commitment", match.SERVER_SEED)
+    stored = created[0]["data"]["seats"][0]["bot_options"]
+    assert stored == bot_options("ismcts", {"iterations": 100, "budget_ms": 300})
+    assert BOTS["ismcts"].think_ms(stored) == 300
+
+
+def test_at_level_1_it_plays_greedy_s_move():
+    state, seat, moves = mid_game("blockers", 2, "ismcts-level")
+    view = match.view(state, seat)
+    for seed in range(5):
+        move = ismcts_policy(GAMES["blockers"], view, seat, moves, random.Random(seed),
+                             **bot_options("ismcts", {"level": 1}))
+        assert move == GAMES["blockers"].greedy(view, seat, moves, FastRng(random.Random(seed).getrandbits(64)))
 
 
 def test_the_simulation_rng_has_the_interface_games_decide_with():
@@ -296,18 +332,85 @@ def test_move_keys_ignore_field_order_and_tell_moves_apart():
     assert move_key({"action": "x", "cards": [1, 2]}) == move_key({"cards": [1, 2], "action": "x"})
 
 
-def test_a_search_too_short_to_tell_the_moves_apart_plays_the_greedy_move():
-    # given a FlipOut position with dozens of moves, a game whose greedy picks the last of them, 10 iterations
-    # (one round: a sample, the greedy move and 9 others chosen at random)
+def test_a_budget_too_small_to_hold_out_a_challenger_plays_the_greedy_move_without_searching():
+    # given a FlipOut position with dozens of moves, a game whose greedy picks the last of them, and 30
+    # iterations: fewer than a selection among 11 others (11 + 6 + 3 + 2) and 8 held-out rounds of 2 need
     state, seat, moves = mid_game("flipout", 2, "ismcts-prior")
     assert len(moves) > 20
+    watched = LastIsGreedy(GAMES["flipout"])
+    # when the bot decides, then greedy's move keeps the turn, and no sample was drawn
+    move, stats = search(watched, match.view(state, seat), seat, moves, random.Random(10), iterations=30,
+                         budget_ms=60_000)
+    assert move == moves[-1] and watched.determinized == 0 == stats["iterations"]
 
-    class LastIsGreedy(Watched):
-        def greedy(self, view, seat, moves, rng):
-            return moves[-1]
 
-    # when the bot decides, then the greedy move keeps the turn: no other move was seen often enough
-    move, stats = search(LastIsGreedy(GAMES["flipout"]), match.view(state, seat), seat, moves, random.Random(10),
-                         iterations=10, budget_ms=60_000)
-    assert move == moves[-1] and stats["rounds"] == 1 and stats["means"][-1] is not None
-    assert sum(mean is not None for mean in stats["means"]) == 10
+class LastIsGreedy(Watched):
+    def greedy(self, view, seat, moves, rng):
+        return moves[-1]
+
+
+def greedy_of(game, state, seat, moves):
+    return game.greedy(match.view(state, seat), seat, moves, random.Random(0))
+
+
+class Coins:
+    """A one-move game for two seats: seat 0 picks a coin, coin i wins with chance odds[i], every draw apart
+    (so no two moves share their luck); greedy picks coin 0. Deterministic given the rng decide gets."""
+
+    def __init__(self, odds):
+        self.odds = odds
+
+    def view(self, state, seat):
+        return {"done": state["done"]}
+
+    def determinize(self, view, seat, rng):
+        return {"done": view["done"], "won": None}
+
+    def simulation(self, state):
+        return Simulation(self, state)
+
+    def greedy(self, view, seat, moves, rng):
+        return moves[0]
+
+    def legal_moves(self, state, seat):
+        return [] if state["done"] else [{"action": "coin", "coin": i} for i in range(len(self.odds))]
+
+    def to_act(self, state):
+        return [] if state["done"] else [0]
+
+    def decide(self, state, seat, move, rng):
+        draws = [rng.random() for _ in self.odds]
+        return [{"type": "tossed", "data": {"won": draws[move["coin"]] < self.odds[move["coin"]]}}]
+
+    def evolve(self, state, event):
+        return {"done": True, "won": event["data"]["won"]}
+
+    def outcome(self, state):
+        return {"winners": [0] if state["won"] else [1]} if state["done"] else None
+
+
+def plays(odds, seeds=range(40), iterations=200):
+    coins = Coins(odds)
+    moves = coins.legal_moves({"done": False}, 0)
+    return [move_key(search(coins, {"done": False}, 0, moves, random.Random(seed), iterations=iterations,
+                            budget_ms=60_000)[0]) for seed in seeds]
+
+
+def test_among_twelve_moves_as_good_as_greedys_the_luckiest_is_rarely_played():
+    # given twelve coins that all win half the time: the move that looks best after a few samples is luck
+    # when the bot decides 40 times with 200 iterations each (about 8 samples a move in the selection)
+    chosen = plays([0.5] * 12)
+    # then it mostly keeps greedy's coin: a challenger must also win in held-out samples, by a standard error
+    # (before, with 11 moves each tested at one standard error on the same samples, most turns left it)
+    assert chosen.count(move_key({"action": "coin", "coin": 0})) >= 30
+
+
+def test_when_greedys_move_is_the_best_it_is_kept_and_a_clearly_better_one_is_found():
+    # given twelve coins where greedy's (coin 0) wins most, then where coin 7 wins far more than greedy's
+    # when the bot decides 40 times each
+    kept = plays([0.7] + [0.5] * 11)
+    found = plays([0.5] * 7 + [0.9] + [0.5] * 4)
+    # then greedy's coin is almost always kept, and coin 7 mostly found (with 2 samples each in the first stage
+    # of the selection, a 0.9 coin that lost one of them may be halved away)
+    assert kept.count(move_key({"action": "coin", "coin": 0})) >= 38
+    assert found.count(move_key({"action": "coin", "coin": 7})) >= 30
