@@ -34,14 +34,16 @@ NEVER = 120  # seconds after which a turn counts as lost
 
 
 class Workers:
-    """The worker processes, each started again at once when killed."""
+    """The worker processes, each started again at once when killed, beside RQ's scheduler as `make run` runs
+    it (a job a killed worker left is retried through RQ's scheduled jobs, which only the scheduler enqueues)."""
 
     def __init__(self, tree: Path, redis_url: str, count: int):
         self.env = {**os.environ, "PYTHONPATH": str(tree), "REDIS_URL": redis_url, "QUEUE": QUEUE}
         self.processes = [self.start() for _ in range(count)]
+        self.scheduler = self.start("bootstrap.scheduler")
 
-    def start(self) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "bootstrap.worker"], cwd="/", env=self.env,
+    def start(self, program: str = "bootstrap.worker") -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", program], cwd="/", env=self.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def kill_one_holding_a_turn(self, queue: Queue, chance: random.Random) -> tuple[str, str] | None:
@@ -60,7 +62,7 @@ class Workers:
         return held
 
     def stop(self):
-        for process in self.processes:
+        for process in [*self.processes, self.scheduler]:
             process.kill()
             process.wait()
 
