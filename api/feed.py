@@ -1,12 +1,12 @@
 """GET /v1/accounts/me/stream: the account's turn feed as Server-Sent Events or NDJSON (docs/bot-api.md)."""
-from flask import Response, current_app, request
+from flask import current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from api.context import credential, vary_on_authorization
 from api.etags import Blueprint
 from api.schemas import LARGEST
-from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, VERSION_DIGITS, last_event_id, ndjson, sse, written
+from api.streams import NDJSON, SSE, SSE_EVENT, VERSION_DIGITS, resume_point, stream_response
 from service.feed import AccountFeeds
 
 feed = Blueprint("feed", __name__, url_prefix="/v1/accounts",
@@ -38,12 +38,7 @@ class AccountFeed(MethodView):
                 "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
     def get(self, query):
         """Your turns live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
-        after = last_event_id()
-        frames = account_feeds().open(credential(), query.get("after") if after is None else after)
-        kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, "feed", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
-            else written(frames, ndjson, "feed")
-        return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
+        return stream_response(account_feeds().open(credential(), resume_point(query)), "feed")
 
 
 def account_feeds() -> AccountFeeds:

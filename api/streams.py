@@ -43,17 +43,26 @@ class MatchStream(MethodView):
                 "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
     def get(self, query, match_id):
         """The match live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
-        after = last_event_id()
-        frames = match_streams().open(match_id, credential(), query.get("after") if after is None else after)
-        kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, "stream", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
-            else written(frames, ndjson, "stream")
-        # direct_passthrough: the body goes out frame by frame, untouched by after-request compressors
-        return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
+        return stream_response(match_streams().open(match_id, credential(), resume_point(query)), "stream")
 
 
 def match_streams() -> MatchStreams:
     return current_app.extensions["cardroom.streams"]
+
+
+def stream_response(frames, opened: str) -> Response:
+    """`frames` as Server-Sent Events, or NDJSON for 'Accept: application/x-ndjson'; `opened`: the kind of
+    connection it is counted as (cardroom_open_connections)."""
+    kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
+    body = written(frames, sse, opened, b"retry: %d\n\n" % RETRY_MS) if kind == SSE else written(frames, ndjson, opened)
+    # direct_passthrough: the body goes out frame by frame, untouched by after-request compressors
+    return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
+
+
+def resume_point(query: dict) -> int | None:
+    """Where a stream resumes: after the Last-Event-ID an SSE client sends when it reconnects, else `after`."""
+    after = last_event_id()
+    return query.get("after") if after is None else after
 
 
 def last_event_id() -> int | None:

@@ -1,6 +1,6 @@
 """Tournaments: create one, list them, follow one (progress, standings, live stream), export it for
 `cardroom verify`, and its ratings chart (docs/tournaments.md)."""
-from flask import Response, current_app, request
+from flask import Response, current_app
 from flask.views import MethodView
 
 from api.chart import ratings_svg
@@ -8,7 +8,7 @@ from api.context import credential
 from api.etags import Blueprint
 from api.matches import links
 from api.schemas import StreamQuery
-from api.streams import HEADERS, NDJSON, RETRY_MS, SSE, SSE_EVENT, last_event_id, ndjson, sse, written
+from api.streams import NDJSON, SSE, SSE_EVENT, resume_point, stream_response
 from api.tournament_schemas import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
 from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
@@ -117,9 +117,4 @@ class TournamentStream(MethodView):
         "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
     def get(self, query, tournament_id):
         """The tournament live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
-        after = last_event_id()
-        frames = streams().open(tournament_id, query.get("after") if after is None else after)
-        kind = request.accept_mimetypes.best_match([SSE, NDJSON], default=SSE)
-        body = written(frames, sse, "stream", b"retry: %d\n\n" % RETRY_MS) if kind == SSE \
-            else written(frames, ndjson, "stream")
-        return Response(body, mimetype=kind, headers=HEADERS, direct_passthrough=True)
+        return stream_response(streams().open(tournament_id, resume_point(query)), "stream")

@@ -4,7 +4,7 @@ same `present`), and after each run of events the match document as of its last 
 version N gives exactly the events after N. The frames are transport-neutral: api/streams.py writes them
 as SSE or NDJSON.
 """
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from domain import match
@@ -37,26 +37,13 @@ class MatchStreams:
         return self._frames(match_id, state, seat, state["version"] if after is None else after)
 
     def _frames(self, match_id: str, state: dict, seat: int | None, after: int) -> Iterator[Frame | None]:
-        if after == state["version"]:
-            yield self._document(match_id, state, seat)
-            if state["status"] == match.FINISHED:
-                return
-        with self._hub.follow(match_id, after) as follower:
-            while True:
-                events = follower.next(self._keep_alive)
-                if not events:
-                    yield None
-                    continue
-                # fold only what the state has not seen (a resume reads events the loaded state holds)
-                state = match.evolve_all(state, [e for e in events if e["version"] > state["version"]])
-                # once the match is over its whole log is public, the batch that ended it included
-                finished = state["status"] == match.FINISHED
-                for event in events:
-                    yield Frame(event["version"], event["type"], present(state["game"], finished, event, seat))
-                if follower.version == state["version"]:
-                    yield self._document(match_id, state, seat)
-                    if finished:
-                        return
+        def presented(state: dict, events: list[dict]) -> list[Frame]:
+            # once the match is over its whole log is public, the batch that ended it included
+            finished = state["status"] == match.FINISHED
+            return [Frame(e["version"], e["type"], present(state["game"], finished, e, seat)) for e in events]
+
+        return log_frames(self._hub, match_id, state, after, self._keep_alive, match.evolve_all, presented,
+                          lambda now: self._document(match_id, now, seat), lambda now: now["status"] == match.FINISHED)
 
     @staticmethod
     def _document(match_id: str, state: dict, seat: int | None) -> Frame:
@@ -64,3 +51,29 @@ class MatchStreams:
         legal = match.legal_moves(state, seat) if owes else []
         return Frame(state["version"], "match", {"type": "match", **document(match_id, state, seat),
                                                  "legal_moves": legal})
+
+
+def log_frames(hub: Hub, key: str, state: dict, after: int, keep_alive: float,
+               fold: Callable[[dict, list[dict]], dict], frames_of: Callable[[dict, list[dict]], list[Frame]],
+               document: Callable[[dict], Frame], finished: Callable[[dict], bool]) -> Iterator[Frame | None]:
+    """The frames of an aggregate's log (a match's, a tournament's) after version `after`, from `state` folded up to
+    its version: the document first when following from now; then each run of events as `frames_of` shows it, and
+    the document once the stream has caught up with the log, until the aggregate is `finished`. None is a
+    keep-alive: nothing happened for `keep_alive` seconds."""
+    if after == state["version"]:
+        yield document(state)
+        if finished(state):
+            return
+    with hub.follow(key, after) as follower:
+        while True:
+            events = follower.next(keep_alive)
+            if not events:
+                yield None
+                continue
+            # fold only what the state has not seen (a resume reads events the loaded state holds)
+            state = fold(state, [e for e in events if e["version"] > state["version"]])
+            yield from frames_of(state, events)
+            if follower.version == state["version"]:
+                yield document(state)
+                if finished(state):
+                    return

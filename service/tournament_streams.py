@@ -7,7 +7,7 @@ from domain import tournament
 from service.errors import NotFound
 from service.hub import Hub
 from service.repository import tournament_key
-from service.streams import Frame
+from service.streams import Frame, log_frames
 from service.tournaments import TournamentService
 
 
@@ -26,22 +26,9 @@ class TournamentStreams:
         return self._frames(tournament_id, state, state["version"] if after is None else after)
 
     def _frames(self, tournament_id: str, state: dict, after: int) -> Iterator[Frame | None]:
-        if after == state["version"]:
-            yield self._document(tournament_id)
-            if state["status"] == tournament.FINISHED:
-                return
-        with self._hub.follow(tournament_key(tournament_id), after) as follower:
-            while True:
-                events = follower.next(self._keep_alive)
-                if not events:
-                    yield None
-                    continue
-                for event in events:
-                    yield Frame(event["version"], event["type"], event)
-                document = self._document(tournament_id)
-                yield document
-                if document.data["status"] == tournament.FINISHED:
-                    return
+        return log_frames(self._hub, tournament_key(tournament_id), state, after, self._keep_alive,
+                          tournament.evolve_all, lambda _, events: [Frame(e["version"], e["type"], e) for e in events],
+                          lambda _: self._document(tournament_id), lambda now: now["status"] == tournament.FINISHED)
 
     def _document(self, tournament_id: str) -> Frame:
         _, document = self._tournaments.state(tournament_id)
