@@ -27,7 +27,6 @@ ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 NOBODY, ANYONE, AUTO = "nobody", "anyone", "auto"
 DEFAULT_CHALLENGES = ANYONE  # nobody is seated without its consent, and nobody is cut off from invitations
 MAX_CHALLENGERS = 100
-REFUSE, INVITE, SEAT = "refuse", "invite", "seat"  # what an invitation from someone does, by the policy
 
 
 def key_required() -> Unauthorized:
@@ -174,14 +173,22 @@ def challenges(account: dict):
     return json.loads(account["challenges"]) if account.get("challenges") else DEFAULT_CHALLENGES
 
 
-def invitation_from(invitee: dict, inviter_id: str) -> str:
-    """What naming `invitee` in a match or tournament does when `inviter_id` asks: REFUSE, INVITE or SEAT."""
-    policy = challenges(invitee)
+def named_by(account: dict, owner: dict | None) -> dict:
+    """The seat or entry {name, account, invited?} of `account` named in a match or tournament that `owner` (the
+    caller's account, None without a key) creates: its own account is seated; another is invited, or seated at
+    once, or refused, as that account's policy says; naming one without a key is refused."""
+    named = {"name": account["name"], "account": account["id"]}
+    if owner and owner["id"] == account["id"]:
+        return named
+    if owner is None:
+        raise Unauthorized("key_required", "to name another account, send your own account's key: the account is "
+                                           "invited (docs/challenges.md)")
+    policy = challenges(account)
     if policy == AUTO:
-        return SEAT
-    if policy == ANYONE or (isinstance(policy, list) and inviter_id in policy):
-        return INVITE
-    return REFUSE
+        return named
+    if policy == ANYONE or (isinstance(policy, list) and owner["id"] in policy):
+        return {**named, "invited": True}
+    raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
 
 
 def _new_key() -> str:

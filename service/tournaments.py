@@ -19,8 +19,8 @@ from domain import clock, match, standings as standings_math, tournament
 from domain.errors import InvalidSetup
 from eventstore.base import EventStore, Head, VersionConflict
 from eventstore.clock import utc_at, utc_now
-from service.accounts import INVITE, REFUSE, AccountService, invitation_from
-from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, Unprocessable
+from service.accounts import AccountService, named_by
+from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 from service.matches import MatchService
 from service.repository import Current, Repository, tournament_key
 from service.ports import TournamentScheduler
@@ -186,16 +186,7 @@ class TournamentService:
             account = self._accounts.resolve(spec["account"])
         except NotFound as missing:  # part of a spec that cannot run, as an unknown bot is
             raise Unprocessable(missing.reason, missing.message) from None
-        entrant = {"name": account["name"], "account": account["id"]}
-        if owner and owner["id"] == account["id"]:
-            return entrant
-        if owner is None:
-            raise Unauthorized("key_required", "to enter another account, create the tournament with your own "
-                                               "account's key: the account is invited (docs/challenges.md)")
-        answer = invitation_from(account, owner["id"])
-        if answer == REFUSE:
-            raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
-        return {**entrant, "invited": answer == INVITE}
+        return named_by(account, owner)
 
     def _answer(self, tournament_id: str, credential: str | None, answer) -> dict:
         account = self._accounts.authenticate(credential) if self._accounts else None

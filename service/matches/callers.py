@@ -7,7 +7,7 @@ import json
 from domain import clock, match
 from eventstore.clock import utc_at
 from service import log_context
-from service.accounts import INVITE, REFUSE, AccountService, invitation_from
+from service.accounts import AccountService, named_by
 from service.errors import Conflict, Forbidden, RateLimited, Unauthorized, Unprocessable
 from service.matches.base import MatchBase
 from service.repository import Current
@@ -54,16 +54,9 @@ class Callers(MatchBase):
         """The seat of the account `spec` names: the creator's own, or a tournament entrant's (who accepted its
         entry), is seated; another account is invited or seated as its policy says, or refuses."""
         account = self._require_accounts().resolve(spec["account"])
-        seat = {"name": account["name"], "account": account["id"]}
-        if tournament or (owner and owner["id"] == account["id"]):
-            return seat
-        if owner is None:
-            raise Unauthorized("key_required", "to seat another account, create the match with your own "
-                                               "account's key: the account is invited (docs/challenges.md)")
-        answer = invitation_from(account, owner["id"])
-        if answer == REFUSE:
-            raise Forbidden("challenge_refused", f"{account['name']} accepts no invitation from you")
-        return {**seat, "invited": answer == INVITE}
+        if tournament:
+            return {"name": account["name"], "account": account["id"]}
+        return named_by(account, owner)
 
     def invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
         """Who invites, until when, for a match (or a tournament) seating other accounts than the owner's; takes

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.support.waiting import wait_for
+
 pytestmark = pytest.mark.e2e
 
 GAMES = [("mantis", {}), ("mantis", {"edition": "compact"}), ("9stax", {}), ("blockers", {}), ("flipout", {})]
@@ -39,14 +41,6 @@ def all_finished(found: list[dict]) -> list[dict]:
     return found if all(table["status"] == "finished" for table in found) else []
 
 
-def wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while not (found := condition()):
-        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
-        time.sleep(0.2)
-    return found
-
-
 def test_two_bot_processes_play_every_game_and_one_killed_mid_match_loses_no_turn(server, tmp_path):
     (ann, ann_key), (bob, bob_key) = account(server), account(server)
     logs = {name: tmp_path / f"{name}.log" for name in (ann, bob)}
@@ -59,16 +53,16 @@ def test_two_bot_processes_play_every_game_and_one_killed_mid_match_loses_no_tur
                                     json={"game": game, "options": options, "seats": [{"account": ann}, {"account": bob}]})
             assert created.status_code == 201, created.json()
             match_ids.append(created.json()["id"])
-        wait_for(lambda: sum(t["version"] for t in tables(server, match_ids)) > 100, 60, "the bots to play")
+        wait_for(lambda: sum(t["version"] for t in tables(server, match_ids)) > 100, "the bots to play", 60)
         bots[ann].send_signal(signal.SIGKILL)
         bots[ann].wait()
         # while ann is dead, her turns are owed and nobody plays them
         owed = wait_for(lambda: [t for t in tables(server, match_ids) if t["status"] == "active" and t["to_act"] == [0]],
-                        30, "a turn owed to the killed bot")
+                        "a turn owed to the killed bot", 30)
         time.sleep(1)
         assert [t["version"] for t in tables(server, [t["id"] for t in owed])] == [t["version"] for t in owed]
         bots[ann] = start_bot(server, ann_key, "greedy", logs[ann])
-        finished = wait_for(lambda: all_finished(tables(server, match_ids)), 300, "every match to finish")
+        finished = wait_for(lambda: all_finished(tables(server, match_ids)), "every match to finish", 300)
     finally:
         for process in bots.values():
             process.send_signal(signal.SIGINT)

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from bootstrap.embedded_redis import EmbeddedRedis
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 OUTAGES = 3
@@ -24,10 +25,8 @@ def test_each_outage_is_one_lost_line_and_one_back_line_per_process_and_no_trace
     logs = {module: tmp_path / f"{module}.log" for module in ("bootstrap.worker", "bootstrap.scheduler")}
     processes = [start(module, env, path.open("w")) for module, path in logs.items()]
     try:
-        deadline = time.monotonic() + 120
-        while not all(READY[module] in path.read_text() for module, path in logs.items()):
-            assert time.monotonic() < deadline, "the worker or the scheduler did not start"
-            time.sleep(0.2)
+        wait_for(lambda: all(READY[module] in path.read_text() for module, path in logs.items()),
+                 "the worker and the scheduler to start")
         for _ in range(OUTAGES):
             redis_server.stop()
             time.sleep(3)  # long enough for every beat, janitor pass and poll to notice

@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 
 import pytest
@@ -15,6 +14,7 @@ from rq.job import Job
 from bootstrap import build_app, build_bot_scheduler
 from bootstrap.config import Settings
 from service import log_context
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.integration
 STALL_AFTER = "1"  # seconds of silence after which a worker or the scheduler counts as gone
@@ -30,15 +30,6 @@ def readiness(client) -> tuple[int, dict]:
     return answer.status_code, answer.get_json()["checks"]
 
 
-def until(condition, seconds: float = 60):
-    """Polls `condition` until it returns something true; fails after `seconds` (a generous bound)."""
-    deadline = time.monotonic() + seconds
-    while not (result := condition()):
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.2)
-    return result
-
-
 def start(module: str, environment: dict) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", module], env={**os.environ, **environment},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -51,10 +42,11 @@ def test_ready_only_while_a_worker_and_the_scheduler_beat(environment):
     assert checks["bot_workers"] != "ok" and checks["scheduler"] != "ok"
     worker, scheduler = start("bootstrap.worker", environment), start("bootstrap.scheduler", environment)
     try:
-        until(lambda: readiness(client)[0] == 200)
+        wait_for(lambda: readiness(client)[0] == 200, "ready once a worker and the scheduler run")
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=10)
-        status, checks = until(lambda: (answer := readiness(client))[0] == 503 and answer)
+        status, checks = wait_for(lambda: (answer := readiness(client))[0] == 503 and answer,
+                                  "not ready once the worker is gone")
         assert checks["bot_workers"] != "ok" and checks["scheduler"] == "ok"
     finally:
         for process in (worker, scheduler):
