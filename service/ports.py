@@ -94,3 +94,23 @@ class NoMetrics:
 
     def tournament_match_finished(self) -> None:
         return None
+
+
+class Ladders(Protocol):
+    """Rated play (service/ladders.py): what a rated match's end asks of it."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        """Before the append that finishes a rated match: its rating is due (the janitor retries it)."""
+
+    def rate(self, match_id: str, state: dict, at: str) -> str:
+        """Rates the finished match on its ladder, once however often asked."""
+
+
+class NoLadders:
+    """Rates nothing: for tools and tests that do not look at ladders."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        return None
+
+    def rate(self, match_id: str, state: dict, at: str) -> str:
+        return "unrated"

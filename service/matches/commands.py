@@ -31,12 +31,15 @@ ATTEMPTS = 5  # appends of one command tried while other changes of the match ke
 class MatchCommands(Callers):
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
                credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
-               match_id: str | None = None) -> dict:
+               match_id: str | None = None, rated: bool = False) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
         `clock_spec`: the turn clock (docs/clocks.md). `tournament`: the tournament it is played for (whose
         entrants accepted their entry, so their accounts are seated at once); `match_id`: the id it must have
-        (default: a new one), so that creating it twice is one match (the second raises VersionConflict)."""
+        (default: a new one), so that creating it twice is one match (the second raises VersionConflict).
+        `rated`: the match counts on its ladder when it finishes (docs/ladder.md); a tournament rates its own."""
+        if rated and tournament:
+            raise Unprocessable("rated_tournament", "a tournament's matches are rated by the tournament, not a ladder")
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
@@ -45,7 +48,7 @@ class MatchCommands(Callers):
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                              owner["id"] if owner else None, clock_spec, invitation)
+                              owner["id"] if owner else None, clock_spec, invitation, rated)
         now = self._stamp()
         state = match.evolve_all(None, timed(events, now))
         opening = match.open_events(state, seed)
