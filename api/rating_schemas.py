@@ -66,3 +66,11 @@ class AccountPage(Account):
                           metadata={"description": "one per ladder it played, the most played first"})
     recent_matches = fields.List(fields.Nested(AccountMatch), required=True,
                                  metadata={"description": "its last matches, newest first"})
+
+
+class RatingsRebuilt(Schema):
+    ladders = fields.Integer(required=True, metadata={"description": "ladders rebuilt"})
+    matches = fields.Integer(required=True, metadata={"description": "rated matches recomputed"})
+    differences = fields.List(fields.String(), required=True, metadata={
+        "description": "the matches whose recomputed rating differs from the one their ladder recorded (none unless "
+                       "the rules of rating changed)"})

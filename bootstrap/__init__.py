@@ -176,7 +176,7 @@ def build_app(config: Settings):
     feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
     tournaments = build_tournament_service(config, service, client, accounts)
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
-                         config.bot_turn_expiry)
+                         config.bot_turn_expiry, ladders)
     bot_queue = build_queue(config)
     exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue)])
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
@@ -207,5 +207,5 @@ def build_docs_app():
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
-                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600),
-                      ladders=ladders)
+                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,
+                                         ladders=ladders), ladders=ladders)

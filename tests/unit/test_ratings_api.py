@@ -22,7 +22,7 @@ def play_rated(client, account, seats):
     created = client.post("/v1/matches", headers=bearer(account["api_key"]),
                           json={"game": "mantis", "seats": seats, "clock": CLOCK, "rated": True})
     assert created.status_code == 201, created.get_json()
-    match = created.get_json()
+    match = client.get(f"/v1/matches/{created.get_json()['id']}").get_json()  # the bots' turns played since
     while match["status"] != "finished":
         moved = client.post(f"/v1/matches/{match['id']}/moves", headers=bearer(account["api_key"]),
                             json={"move": {"action": "score"}, "expected_version": match["version"]})
@@ -97,3 +97,19 @@ def test_an_accounts_page_shows_its_ratings_with_their_history_and_its_recent_ma
 
 def test_an_unknown_account_is_404(client):
     assert_error(client.get("/v1/accounts/nobody-here"), 404, "account_not_found")
+
+
+ADMIN = "operator-secret"
+WHY = {"reason": "the board was restored from an old backup", "by": "ops-ann"}
+
+
+def test_the_operator_rebuilds_the_ratings_from_the_logs_and_gets_the_live_table_back():
+    client = make_client(InlineBots(), admin_key=ADMIN)
+    ann, bob = register(client, "ann"), register(client, "bob")
+    play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])
+    play_rated(client, bob, [{"bot": "random"}, {"account": bob["id"]}])
+    live = client.get("/v1/ratings/mantis").get_json()
+    rebuilt = client.post("/v1/admin/ratings/rebuild", json=WHY, headers=bearer(ADMIN))
+    assert rebuilt.status_code == 200 and rebuilt.get_json() == {"ladders": 1, "matches": 2, "differences": []}
+    assert client.get("/v1/ratings/mantis").get_json() == live
+    assert_error(client.post("/v1/admin/ratings/rebuild", json=WHY, headers=bearer("guess")), 403, "not_admin")
