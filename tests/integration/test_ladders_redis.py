@@ -1,0 +1,71 @@
+"""Rated play on a real Redis: the leaderboard's Lua script, a match rated once however many processes race to
+rate it, and a rebuild that repairs a projection whose keys were damaged."""
+import threading
+
+import pytest
+
+from eventstore.leaderboards import RedisLeaderboardStore
+from eventstore.redis_store import RedisEventStore
+from service.ladders import LadderService, ladder_key
+from tests.support.service import InlineBots, make_service
+
+pytestmark = pytest.mark.integration
+CLOCK = {"move_ms": 60_000}
+LADDER = "mantis.classic.2p"
+
+
+@pytest.fixture
+def rig(redis_client):
+    store, boards = RedisEventStore(redis_client), RedisLeaderboardStore(redis_client)
+    ladders = LadderService(store, boards)
+    return store, boards, ladders, make_service(InlineBots(), store=store, ladders=ladders)
+
+
+def bots_match(service, seats=({"bot": "greedy"}, {"bot": "random"})):
+    """A rated match of house bots, played to its end by the inline bots as it is created."""
+    return service.create("mantis", {}, list(seats), clock_spec=CLOCK, rated=True)["id"]
+
+
+def test_a_row_is_never_put_back_over_a_newer_one(rig):
+    _, boards, _, _ = rig
+    newer = {"player": "p", "name": "p", "kind": "account", "mu": 30.0, "sigma": 5.0, "ordinal": 15.0, "games": 2,
+             "last_played": "T2", "version": 2}
+    older = {**newer, "mu": 20.0, "ordinal": 5.0, "games": 1, "last_played": "T1", "version": 1}
+    boards.put(LADDER, [newer], [(2, {"match": "m2"})])
+    boards.put(LADDER, [older], [(1, {"match": "m1"})])  # a late retry of the first rating
+    assert boards.page(LADDER, 0, 10) == ([newer], 1)
+    assert boards.history(LADDER, "p", 10) == [{"match": "m1"}, {"match": "m2"}]
+
+
+def test_processes_racing_to_rate_one_match_rate_it_once(rig, redis_client):
+    store, boards, _, service = rig
+    match_id = bots_match(service)
+    outcomes, barrier = [], threading.Barrier(4)
+
+    def rate():
+        barrier.wait()
+        outcomes.append(LadderService(RedisEventStore(redis_client), boards).rate_stored(match_id))
+
+    threads = [threading.Thread(target=rate) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == ["already"] * 4  # the reaction rated it when it finished
+    assert [event["data"]["match"] for event in store.read(ladder_key(LADDER))] == [match_id]
+
+
+def test_a_rebuild_repairs_a_projection_whose_keys_were_damaged(rig, redis_client):
+    _, boards, ladders, service = rig
+    for seats in [({"bot": "greedy"}, {"bot": "random"}), ({"bot": "random"}, {"bot": "greedy"}),
+                  ({"bot": "ismcts", "bot_options": {"level": 1}}, {"bot": "random"})]:
+        bots_match(service, seats)
+    live = ladders.leaderboard("mantis", None, 2, 0, 10)
+    history = ladders.ratings_of("bot:random")
+    redis_client.zadd(f"cr:{{lb:{LADDER}}}:board", {"bot:random": 99.0})
+    redis_client.hdel(f"cr:{{lb:{LADDER}}}:rows", "bot:greedy")
+    redis_client.delete(f"cr:{{lb:{LADDER}}}:history:bot:random")
+    assert ladders.leaderboard("mantis", None, 2, 0, 10) != live
+    assert ladders.rebuild() == {"ladders": 1, "matches": 3, "differences": []}
+    assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
+    assert ladders.ratings_of("bot:random") == history and len(history[0]["history"]) == 3
