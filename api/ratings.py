@@ -1,7 +1,8 @@
 """Ladders: the leaderboard of each game (docs/ladder.md)."""
-from flask import current_app
+from flask import Response, current_app
 from flask.views import MethodView
 
+from api.chart import history_svg
 from api.etags import Blueprint
 from api.rating_schemas import Leaderboard, RatingsQuery
 from service.ladders import LadderService
@@ -25,3 +26,15 @@ class Ratings(MethodView):
         player's games, last match and 95% interval; 404 game_not_found for an unknown game, 422 for an edition or
         player count the game does not have. Page with `offset` (next_offset) and `limit`."""
         return ladders().leaderboard(game, query.get("edition"), query["players"], query["offset"], query["limit"])
+
+
+@rating_routes.route("/<ladder>/players/<player>/chart.svg")
+class RatingChart(MethodView):
+    @rating_routes.doc(operationId="getRatingHistoryChart", responses={"200": {
+        "description": "the player's rating after each of its last 50 rated matches on the ladder, with its 95% "
+                       "interval", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
+    def get(self, ladder, player):
+        """A player's rating history on a ladder (e.g. mantis.classic.2p) as an SVG picture; 404 rating_not_found
+        when it has played no rated match there."""
+        return Response(history_svg(f"{player} on {ladder}", ladders().history(ladder, player)),
+                        mimetype="image/svg+xml")

@@ -133,8 +133,15 @@ class LadderService:
             (row,) = self._boards.rows(ladder_id, [player])
             if row:
                 found.append({"ladder": ladder_id, "game": game, **entry(row),
-                              "history": self._boards.history(ladder_id, player, HISTORY)})
+                              "history": self.history(ladder_id, player)})
         return sorted(found, key=lambda rating: (-rating["games"], rating["ladder"]))
+
+    def history(self, ladder_id: str, player: str) -> list[dict]:
+        """The player's rating after each of its last rated matches on the ladder, oldest first."""
+        points = self._boards.history(ladder_id, player, HISTORY)
+        if not points:
+            raise NotFound("rating_not_found", f"{player!r} has played no rated match on the ladder {ladder_id!r}")
+        return points
 
     def _ladder_ids(self) -> list[tuple[str, str]]:
         """(ladder, game) of every ladder."""

@@ -113,3 +113,12 @@ def test_the_operator_rebuilds_the_ratings_from_the_logs_and_gets_the_live_table
     assert rebuilt.status_code == 200 and rebuilt.get_json() == {"ladders": 1, "matches": 2, "differences": []}
     assert client.get("/v1/ratings/mantis").get_json() == live
     assert_error(client.post("/v1/admin/ratings/rebuild", json=WHY, headers=bearer("guess")), 403, "not_admin")
+
+
+def test_a_players_rating_history_is_drawn_with_a_point_per_rated_match(client):
+    ann = register(client, "ann")
+    played = [play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])["id"] for _ in range(3)]
+    chart = client.get(f"/v1/ratings/mantis.classic.2p/players/{ann['id']}/chart.svg")
+    assert chart.mimetype == "image/svg+xml" and chart.data.startswith(b"<svg")
+    assert [f'data-match="{match_id}"'.encode() in chart.data for match_id in played] == [True] * 3
+    assert_error(client.get("/v1/ratings/mantis.classic.2p/players/bot:nobody/chart.svg"), 404, "rating_not_found")
