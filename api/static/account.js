@@ -1,7 +1,6 @@
 // An account's public page: GET /v1/accounts/<id or name>: its rating on each ladder, the history of each drawn by
 // the server (GET /v1/ratings/<ladder>/players/<id>/chart.svg), and its recent matches linked to their replays.
-import { el, getJson, seatName, showError } from "./dom.js";
-import { fixed, when } from "./ratings.js";
+import { el, fixed, getJson, seatName, showError, when } from "./dom.js";
 
 const reference = decodeURIComponent(location.pathname.split("/").pop());
 

@@ -1,11 +1,9 @@
 // A game's leaderboard: GET /v1/ratings/<game>, best first by ordinal; the ladder (edition, players) and the page
 // live in the URL. Accounts link to their page; house bots (the anchors) have none.
-import { el, getJson, showError } from "./dom.js";
+import { el, fixed, getJson, showError, when } from "./dom.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
-export const fixed = (value, digits = 2) => value.toFixed(digits);
-export const when = (time) => time.replace("T", " ").slice(0, 19);
 
 function row(entry) {
   const name = entry.kind === "account" ? el("a", { href: `/accounts/${entry.player}` }, entry.name)

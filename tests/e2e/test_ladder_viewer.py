@@ -56,9 +56,10 @@ def test_the_leaderboard_and_the_account_pages_show_the_ratings_and_link_the_rep
         players = page.eval_on_selector_all("#leaderboard tbody tr", "rows => rows.map(r => r.dataset.player)")
         assert players == [entry["player"] for entry in board["entries"]]
         assert {"bot:greedy", "bot:random", account["id"]} <= set(players)
+        assert page.is_hidden("#error")
         page.click(f"[data-player='{account['id']}'] a")
         page.wait_for_selector("#ratings tbody tr[data-ladder='mantis.classic.2p']", timeout=10_000)
-        assert page.text_content("#name") == account["name"]
+        assert page.text_content("#name") == account["name"] and page.is_hidden("#error")
         page.wait_for_function("[...document.querySelectorAll('#charts img')].every(i => i.complete && "
                                "i.naturalWidth > 0)", timeout=10_000)
         links = page.eval_on_selector_all("#recent a", "links => links.map(a => a.getAttribute('href'))")
