@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from eventstore.leaderboards import RedisLeaderboardStore
+from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.ladders import LadderService, ladder_key
 from tests.support.service import InlineBots, make_service
@@ -69,3 +70,15 @@ def test_a_rebuild_repairs_a_projection_whose_keys_were_damaged(rig, redis_clien
     assert ladders.rebuild() == {"ladders": 1, "matches": 3, "differences": []}
     assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
     assert ladders.ratings_of("bot:random") == history and len(history[0]["history"]) == 3
+
+
+def test_on_a_redis_cluster_a_rated_match_is_rated_and_a_rebuild_gives_the_same_table(cluster_client):
+    store, boards = ClusterEventStore(cluster_client), RedisLeaderboardStore(cluster_client)
+    ladders = LadderService(store, boards)
+    service = make_service(InlineBots(), store=store, ladders=ladders)
+    bots_match(service)
+    bots_match(service, ({"bot": "random"}, {"bot": "greedy"}))
+    live = ladders.leaderboard("mantis", None, 2, 0, 10)
+    assert live["total"] == 2
+    assert ladders.rebuild() == {"ladders": 1, "matches": 2, "differences": []}
+    assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
