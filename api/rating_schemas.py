@@ -49,6 +49,7 @@ class Leaderboard(Schema):
 class RatingPoint(Schema):
     match = fields.String(required=True)
     at = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "the player's name in that match"})
     rank = fields.Integer(required=True, metadata={"description": "its rank in that match (1 best)"})
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)

@@ -36,5 +36,5 @@ class RatingChart(MethodView):
     def get(self, ladder, player):
         """A player's rating history on a ladder (e.g. mantis.classic.2p) as an SVG picture; 404 rating_not_found
         when it has played no rated match there."""
-        return Response(history_svg(f"{player} on {ladder}", ladders().history(ladder, player)),
-                        mimetype="image/svg+xml")
+        points = ladders().history(ladder, player)
+        return Response(history_svg(f"{points[-1]['name']} on {ladder}", points), mimetype="image/svg+xml")

@@ -6,7 +6,7 @@ In Redis the keys of one ladder share the hash tag {lb:<ladder>}:
     cr:{lb:<ladder>}:rows             hash: player -> its row as JSON {player, name, kind, mu, sigma, games,
                                       last_played, version}, `version` the ladder's at its last rated match
     cr:{lb:<ladder>}:history:<player> sorted set: the player's rating after each rated match, scored by the ladder's
-                                      version: {match, at, mu, sigma}
+                                      version: {match, at, name, rank, mu, sigma}
 and cr:ratings:due (sorted set: match -> when its rating became due) is what the janitor reads.
 A row is written only over an older one (the script compares versions), so writers that race, or a retry that
 comes late, never put back an older rating; a history point written twice is the same member at the same score.
@@ -37,7 +37,7 @@ class LeaderboardStore(ABC):
     @abstractmethod
     def put(self, ladder: str, rows: list[dict], points: list[tuple[int, dict]]) -> None:
         """Writes each row ({player, ordinal, version, ...}) unless a newer one is stored, and each player's history
-        point (version, {match, at, mu, sigma}), one per row."""
+        point (version, {match, at, name, rank, mu, sigma}), one per row."""
 
     @abstractmethod
     def replace(self, ladder: str, rows: list[dict], histories: dict[str, list[tuple[int, dict]]]) -> None:

@@ -192,7 +192,7 @@ def _row(player: str, standing: dict) -> dict:
 
 
 def _point(data: dict, seat: dict) -> dict:
-    return {"match": data["match"], "at": data["at"], "rank": seat["rank"], **seat["after"]}
+    return {"match": data["match"], "at": data["at"], "name": seat["name"], "rank": seat["rank"], **seat["after"]}
 
 
 def entry(row: dict) -> dict:

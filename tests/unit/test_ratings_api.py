@@ -120,5 +120,6 @@ def test_a_players_rating_history_is_drawn_with_a_point_per_rated_match(client):
     played = [play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])["id"] for _ in range(3)]
     chart = client.get(f"/v1/ratings/mantis.classic.2p/players/{ann['id']}/chart.svg")
     assert chart.mimetype == "image/svg+xml" and chart.data.startswith(b"<svg")
+    assert b"ann on mantis.classic.2p" in chart.data
     assert [f'data-match="{match_id}"'.encode() in chart.data for match_id in played] == [True] * 3
     assert_error(client.get("/v1/ratings/mantis.classic.2p/players/bot:nobody/chart.svg"), 404, "rating_not_found")
