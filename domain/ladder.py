@@ -129,20 +129,23 @@ def standing(state: dict | None, player_id: str) -> dict | None:
 
 
 def evolve(state: dict | None, event: dict) -> dict:
-    if event["type"] != "match_rated":
-        raise ValueError(f"not a ladder event: {event['type']}")
-    data = event["data"]
-    state = state or {"ladder": data["ladder"], "version": 0, "players": {}}
-    version = state["version"] + 1
-    players = dict(state["players"])
-    for seat in data["seats"]:
-        games = players[seat["player"]]["games"] if seat["player"] in players else 0
-        players[seat["player"]] = {"name": seat["name"], "kind": seat["kind"], **seat["after"], "games": games + 1,
-                                   "last_played": data["at"], "version": version}
-    return {**state, "version": version, "players": players}
+    return evolve_all(state, [event])
 
 
 def evolve_all(state: dict | None, events: list[dict]) -> dict:
+    """The ladder after `events`. The players are copied once for the whole run, not once an event: a ladder folded
+    from its whole log costs one pass over its events, however many players it has."""
+    if not events:
+        return state
+    first = events[0]["data"]
+    state = state or {"ladder": first["ladder"], "version": 0, "players": {}}
+    version, players = state["version"], dict(state["players"])
     for event in events:
-        state = evolve(state, event)
-    return state
+        if event["type"] != "match_rated":
+            raise ValueError(f"not a ladder event: {event['type']}")
+        version += 1
+        for seat in event["data"]["seats"]:
+            games = players[seat["player"]]["games"] if seat["player"] in players else 0
+            players[seat["player"]] = {"name": seat["name"], "kind": seat["kind"], **seat["after"],
+                                       "games": games + 1, "last_played": event["data"]["at"], "version": version}
+    return {**state, "version": version, "players": players}

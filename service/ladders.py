@@ -23,7 +23,10 @@ from service.repository import Current, Repository
 LADDERS = "ladders"  # the catalog of ladders (the store's catalogs, as tournaments')
 LADDER = "l:"  # a ladder's log is kept beside the matches', under this prefix
 ATTEMPTS = 5  # appends of one rating tried while other ratings of the ladder get in first
-SNAPSHOT_EVERY = 100  # a ladder's state holds every player: folded from a snapshot, not from its first match
+# No snapshots: a ladder never finishes, so its snapshots (each holding every player) would pile up for ever (the
+# store keeps them all, for loads at a past version); a process folds the log once and remembers the ladder,
+# reading only the new events after that (bench/ladders.py: the cold load's cost)
+SNAPSHOT_EVERY = 0
 HISTORY = 50  # rating points shown per account and ladder
 DUE_BATCH = 100
 
