@@ -1,7 +1,12 @@
 """Rated play over HTTP (the Flask test client on the in-memory service): rated: true on a new match, the
 leaderboard of a game, and an account's public page with its ratings."""
+import json
+
 import pytest
 
+import cli.ratings
+from cli import main
+from cli.bot import HttpError
 from tests.support.http import assert_error, bearer, make_client
 from tests.support.service import InlineBots
 
@@ -123,3 +128,31 @@ def test_a_players_rating_history_is_drawn_with_a_point_per_rated_match(client):
     assert b"ann on mantis.classic.2p" in chart.data
     assert [f'data-match="{match_id}"'.encode() in chart.data for match_id in played] == [True] * 3
     assert_error(client.get("/v1/ratings/mantis.classic.2p/players/bot:nobody/chart.svg"), 404, "rating_not_found")
+
+
+class ServerByTestClient:
+    """cli.bot.Client's call, answered by the Flask test client: the CLI's requests as the server receives them."""
+
+    def __init__(self, client, key):
+        self._client, self._key = client, key
+
+    def __call__(self, url, key):
+        return self
+
+    def call(self, method, path, body=None):
+        answer = self._client.open(path, method=method, json=body, headers=bearer(self._key))
+        if answer.status_code >= 400:
+            raise HttpError(answer.status_code, answer.get_json(), None)
+        return answer.get_json()
+
+
+def test_cardroom_ratings_rebuild_asks_the_server_and_prints_what_it_rebuilt(monkeypatch, capsys):
+    client = make_client(InlineBots(), admin_key=ADMIN)
+    ann = register(client, "ann")
+    play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])
+    monkeypatch.setattr(cli.ratings, "Client", ServerByTestClient(client, ADMIN))
+    assert main(["ratings", "rebuild", "--url", "http://server", "--key", ADMIN, "--reason", "a test"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ladders": 1, "matches": 1, "differences": []}
+    monkeypatch.setattr(cli.ratings, "Client", ServerByTestClient(client, "guess"))
+    assert main(["ratings", "rebuild", "--url", "http://server", "--key", "guess", "--reason", "a test"]) == 1
+    assert "not_admin" in capsys.readouterr().err
