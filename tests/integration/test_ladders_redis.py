@@ -1,5 +1,6 @@
-"""Rated play on a real Redis: the leaderboard's Lua script, a match rated once however many processes race to
-rate it, and a rebuild that repairs a projection whose keys were damaged."""
+"""Rated play on a real Redis (the leaderboard store's own contract: tests/contract/test_leaderboard_store_contract.py):
+a match rated once however many processes race to rate it, a rebuild that repairs a projection whose keys were
+damaged, and the same on a Redis Cluster."""
 import threading
 
 import pytest
@@ -25,17 +26,6 @@ def rig(redis_client):
 def bots_match(service, seats=({"bot": "greedy"}, {"bot": "random"})):
     """A rated match of house bots, played to its end by the inline bots as it is created."""
     return service.create("mantis", {}, list(seats), clock_spec=CLOCK, rated=True)["id"]
-
-
-def test_a_row_is_never_put_back_over_a_newer_one(rig):
-    _, boards, _, _ = rig
-    newer = {"player": "p", "name": "p", "kind": "account", "mu": 30.0, "sigma": 5.0, "ordinal": 15.0, "games": 2,
-             "last_played": "T2", "version": 2}
-    older = {**newer, "mu": 20.0, "ordinal": 5.0, "games": 1, "last_played": "T1", "version": 1}
-    boards.put(LADDER, [newer], [(2, {"match": "m2"})])
-    boards.put(LADDER, [older], [(1, {"match": "m1"})])  # a late retry of the first rating
-    assert boards.page(LADDER, 0, 10) == ([newer], 1)
-    assert boards.history(LADDER, "p", 10) == [{"match": "m1"}, {"match": "m2"}]
 
 
 def test_processes_racing_to_rate_one_match_rate_it_once(rig, redis_client):
