@@ -72,3 +72,33 @@ def test_on_a_redis_cluster_a_rated_match_is_rated_and_a_rebuild_gives_the_same_
     assert live["total"] == 2
     assert ladders.rebuild() == {"ladders": 1, "matches": 2, "differences": []}
     assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
+
+
+def test_processes_racing_to_rate_different_matches_of_one_ladder_chain_their_ratings(redis_client):
+    store, boards = RedisEventStore(redis_client), RedisLeaderboardStore(redis_client)
+    unrated = make_service(InlineBots(), store=store)  # no ladders: every rating is left for the janitors
+    matches = [bots_match(unrated) for _ in range(4)]
+    for match_id in matches:
+        boards.note_due(match_id, 0.0)
+    barrier = threading.Barrier(4)
+    outcomes = []
+
+    def janitor():
+        barrier.wait()
+        outcomes.extend(LadderService(RedisEventStore(redis_client), boards).rate_due(due_for=0))
+
+    threads = [threading.Thread(target=janitor) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {outcome for _, outcome in outcomes} <= {"rated", "already", "busy"}
+    LadderService(store, boards).rate_due(due_for=0)  # the next pass: what lost every race (busy) was left due
+    log = [event["data"] for event in store.read(ladder_key(LADDER))]
+    assert sorted(rated["match"] for rated in log) == sorted(matches)  # each once, whoever rated it
+    latest = {}
+    for rated in log:  # each rating starts from the one before it in the ladder's order
+        for seat in rated["seats"]:
+            assert seat["before"] == latest.get(seat["player"], {"mu": 25.0, "sigma": 25 / 3})
+            latest[seat["player"]] = seat["after"]
+    assert boards.due(float("inf"), 10) == []
