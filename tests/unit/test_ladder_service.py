@@ -139,3 +139,30 @@ def test_a_rebuild_repairs_a_damaged_projection():
     rig.ladders.rebuild()
     assert rig.table() == live
     assert len(rig.ladders.ratings_of(bob["id"])[0]["history"]) == 2
+
+
+def test_a_rated_challenge_declined_counts_for_nobody():
+    rig = Rig()
+    ann, bob = rig.account("ann"), rig.account("bob")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"account": bob["id"]}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    assert created["seats"][1]["invited"]
+    rig.service.decline(created["id"], bob["api_key"])
+    assert rig.service.get(created["id"], None)["status"] == "finished"
+    assert rig.ladder_log() == [] and rig.boards.due(float("inf"), 10) == []
+
+
+def test_two_accounts_rated_against_each_other_once_the_invited_one_accepts():
+    rig = Rig()
+    ann, bob = rig.account("ann"), rig.account("bob")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"account": bob["id"]}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    rig.service.accept(created["id"], bob["api_key"])
+    keys = [ann["api_key"], bob["api_key"]]
+    while (current := rig.service.get(created["id"], None))["to_act"]:
+        key = keys[current["to_act"][0]]
+        legal = rig.service.legal_moves(created["id"], key)
+        rig.service.move(created["id"], key, legal["moves"][0], legal["version"])
+    (rated,) = rig.ladder_log()
+    assert [seat["player"] for seat in rated["seats"]] == [ann["id"], bob["id"]]
+    assert sorted(seat["rank"] for seat in rated["seats"]) in ([1, 2], [1, 1])
