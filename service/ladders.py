@@ -139,6 +139,12 @@ class LadderService:
                               "history": self.history(ladder_id, player)})
         return sorted(found, key=lambda rating: (-rating["games"], rating["ladder"]))
 
+    def rating_of(self, player: str, game: str, options: dict, players: int) -> dict:
+        """The player's {mu, sigma} on the ladder of these terms (a newcomer's when it has played none there): what
+        matchmaking pairs by (service/seeks.py's `ratings`). Read from the leaderboard: one lookup."""
+        (row,) = self._boards.rows(ladder.ladder_id(game, options, players), [player])
+        return {"mu": row["mu"], "sigma": row["sigma"]} if row else ratings.initial()
+
     def history(self, ladder_id: str, player: str) -> list[dict]:
         """The player's rating after each of its last rated matches on the ladder, oldest first."""
         points = self._boards.history(ladder_id, player, HISTORY)

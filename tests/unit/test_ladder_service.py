@@ -166,3 +166,13 @@ def test_two_accounts_rated_against_each_other_once_the_invited_one_accepts():
     (rated,) = rig.ladder_log()
     assert [seat["player"] for seat in rated["seats"]] == [ann["id"], bob["id"]]
     assert sorted(seat["rank"] for seat in rated["seats"]) in ([1, 2], [1, 1])
+
+
+def test_matchmaking_reads_a_players_rating_on_the_ladder_of_its_terms_and_a_newcomers_elsewhere():
+    rig = Rig()
+    ann = rig.account("ann")
+    rig.play(ann["api_key"], [{"account": ann["id"]}, {"bot": "greedy"}])
+    (row,) = [entry for entry in rig.table() if entry["player"] == ann["id"]]
+    assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 2) == {"mu": row["mu"],
+                                                                                     "sigma": row["sigma"]}
+    assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 3) == {"mu": 25.0, "sigma": 25 / 3}
