@@ -30,7 +30,8 @@ from service.streams import MatchStreams
 from service.tournaments import TournamentService
 from service.tournament_streams import TournamentStreams
 from workers import readiness
-from workers.scheduler import RqBotScheduler, RqTournamentScheduler, RqTurnTimers, timer_queue_name
+from workers.scheduler import (RqBotScheduler, RqTournamentScheduler, RqTurnTimers, recovered_queue_name,
+                               timer_queue_name)
 
 
 @lru_cache(maxsize=1)
@@ -118,6 +119,10 @@ def build_timer_queue(bot_queue: Queue) -> Queue:
     return Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
 
 
+def build_recovered_queue(bot_queue: Queue) -> Queue:
+    return Queue(recovered_queue_name(bot_queue.name), connection=bot_queue.connection)
+
+
 def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
     return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
@@ -170,7 +175,7 @@ def build_app(config: Settings):
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
                          config.bot_turn_expiry)
     bot_queue = build_queue(config)
-    exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue)])
+    exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue), build_recovered_queue(bot_queue)])
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
