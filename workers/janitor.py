@@ -11,6 +11,12 @@ search re-enqueued while it runs would soon hold them all.
 One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
 pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
 `stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again).
+
+A pass first finds which turns were lost, then replaces all their jobs in one transaction (replace_lost in
+workers/scheduler.py), on the queue of recovered turns: a janitor killed during its pass (it lives in a worker)
+recovers all of them or none, and the next pass does the rest; re-enqueued one by one, the first was taken at
+once by the janitor's own worker, so a kill of that worker ended the pass there and left the lock held for
+`stall_after`, pass after pass.
 """
 import logging
 from contextlib import contextmanager

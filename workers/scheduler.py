@@ -111,7 +111,9 @@ def replace_lost(queue: Queue, fresh: list[Job], lost: Callable[[Job], bool]) ->
     if one of them changed after it was found lost (another janitor replaced it first): the next pass looks
     again.
 
-    A replaced job's leftovers in RQ's registries (the dead worker's execution) expire by themselves."""
+    A replaced job's leftovers in RQ's registries (the dead worker's execution) expire by themselves; should RQ's
+    maintenance find one expired while the new job runs, it takes the job for abandoned and retries it: one run
+    more, which finds its turn played."""
     found = _lost_among(queue, fresh, lost)
     if not found:
         return []
