@@ -10,7 +10,9 @@ search re-enqueued while it runs would soon hold them all.
 
 One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
 pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
-`stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again).
+`stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again). The
+lock expires after PASS_LOCK_SECONDS if its holder dies during the pass; it expired after `stall_after`, and with
+kills back to back a janitor killed while passing kept the others from passing 2 s at a time.
 
 A pass first finds which turns were lost, then replaces all their jobs in one transaction (replace_lost in
 workers/scheduler.py), on the queue of recovered turns: a janitor killed during its pass (it lives in a worker)
@@ -33,11 +35,14 @@ from workers.scheduler import RqBotScheduler, RqTournamentScheduler, waiting
 log = logging.getLogger(__name__)
 LOCK_KEY = "cr:janitor:lock"
 TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
+# How long a janitor killed during its pass holds the others back. A pass that lasts longer (0.1-0.4 s was seen
+# on a loaded machine) may meet the next one: harmless, as its replacements are watched (replace_lost).
+PASS_LOCK_SECONDS = 1.0
 
 
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
-    with _one_pass_at_a_time(scheduler.queue, LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(scheduler.queue, LOCK_KEY) as mine:
         return _sweep_bot_turns(service, scheduler, stall_after, give_up_after) if mine else []
 
 
@@ -58,7 +63,7 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
     """Re-enqueues the advance of each tournament that has work and has not moved for `stall_after` seconds,
     unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
     job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
-    with _one_pass_at_a_time(scheduler.queue, TOURNAMENT_LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(scheduler.queue, TOURNAMENT_LOCK_KEY) as mine:
         return _sweep_tournaments(tournaments, scheduler, stall_after) if mine else []
 
 
@@ -72,10 +77,10 @@ def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSc
 
 
 @contextmanager
-def _one_pass_at_a_time(queue: Queue, key: str, longest_pass: float):
-    """True while this janitor holds the lock (released at the end; it expires after `longest_pass` if its
+def _one_pass_at_a_time(queue: Queue, key: str):
+    """True while this janitor holds the lock (released at the end; it expires after PASS_LOCK_SECONDS if its
     holder dies), False when another janitor is passing."""
-    lock = queue.connection.lock(key, timeout=longest_pass, blocking=False)
+    lock = queue.connection.lock(key, timeout=PASS_LOCK_SECONDS, blocking=False)
     if not lock.acquire():
         yield False
         return
