@@ -185,6 +185,17 @@ def test_the_janitor_recovers_a_turn_whose_job_rq_can_no_longer_delete(janitor_s
     assert service.get(match_id, None)["version"] == 4
 
 
+def test_the_operators_push_leaves_a_queued_turn_alone_and_re_enqueues_a_lost_one(janitor_setup):
+    service, scheduler, now, match_id, job = janitor_setup
+    scheduler.requeue(match_id, 0, 2)
+    assert job.id in scheduler.queue.get_job_ids() and job.id not in scheduler.recovered.get_job_ids()
+    scheduler.queue.remove(job)  # a worker took it and died
+    scheduler.requeue(match_id, 0, 2)
+    assert job.id in scheduler.recovered.get_job_ids()
+    SimpleWorker(worker_queues(scheduler), connection=scheduler.queue.connection).work(burst=True)
+    assert service.get(match_id, None)["version"] == 4
+
+
 def test_one_janitor_passes_at_a_time_and_the_next_pass_follows_at_once(janitor_setup):
     service, scheduler, now, _, job = janitor_setup
     job.delete()  # its worker died with it
