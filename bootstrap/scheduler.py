@@ -1,6 +1,7 @@
 """`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue and the queue of recovered bot turns (it
-enqueues the retries of failed bot turns when their time comes) and the turn-clock timers (workers/scheduler.py) when their deadline comes, as a program of its own under the supervisor rather than forked by a worker,
-whose SIGKILL would leave it orphaned and holding the scheduler lock.
+enqueues the retries of failed bot turns when their time comes) and the turn-clock timers (workers/scheduler.py)
+when their deadline comes, as a program of its own under the supervisor rather than forked by a worker, whose
+SIGKILL would leave it orphaned and holding the scheduler lock.
 
 Its name is fixed per host and queue: RQ's scheduler lock belongs to a name, so a restarted scheduler
 takes its own lock back at once instead of waiting for the dead one's lock to expire. Redis going away

@@ -105,11 +105,11 @@ def queued(job: Job) -> bool:
 
 def replace_lost(queue: Queue, fresh: list[Job], lost: Callable[[Job], bool]) -> list[str]:
     """Enqueues each of `fresh` on `queue` in place of the job of its id, if there is none or `lost` says so of it
-    (it neither waits nor runs), in their order; the ids enqueued. All in one transaction: a process killed on the way replaces all of them or
-    none, and leaves no job half deleted (RQ's job.delete takes several round trips; cut short, it left a job that
-    RQ then failed to delete, "Execution ... not found", and the janitor's every pass failed on it). None either
-    if one of them changed after it was found lost (another janitor replaced it first): the next pass looks
-    again.
+    (it neither waits nor runs), in their order; the ids enqueued. All in one transaction: a process killed on the
+    way replaces all of them or none, and leaves no job half deleted (RQ's job.delete takes several round trips;
+    cut short, it left a job that RQ then failed to delete, "Execution ... not found", and the janitor's every pass
+    failed on it). None either if one of them changed after it was found lost (another janitor replaced it first):
+    the next pass looks again.
 
     A replaced job's leftovers in RQ's registries (the dead worker's execution) expire by themselves; should RQ's
     maintenance find one expired while the new job runs, it takes the job for abandoned and retries it: one run
