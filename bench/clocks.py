@@ -22,7 +22,7 @@ from pathlib import Path
 
 import requests
 
-from common import NO_RATE_LIMITS, embedded_redis, measure, median, play_two_seat_matches
+from common import NO_RATE_LIMITS, embedded_redis, measure, median, percentile, play_two_seat_matches
 from bootstrap.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,11 +88,6 @@ def lateness(base, match_id, move_ms):
 def load(base, clients, seconds_, clock=None):
     return measure(lambda base_, stop, counter: play_two_seat_matches(base_, stop, counter, clock), base, clients,
                    seconds_)
-
-
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main():

@@ -152,6 +152,11 @@ def median(values):
     return ordered[len(ordered) // 2]
 
 
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
 def play_random(service, game: str, players: int, seed: str, stop_at: int | None = None, options=None) -> dict:
     """Creates a match of human seats and plays random legal moves through the service until it is
     finished (or reaches version `stop_at`); returns the match as a spectator sees it."""

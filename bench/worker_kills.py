@@ -3,11 +3,12 @@ default main) and after (the working tree), each with its own default STALL_AFTE
 
 `--workers` RQ workers (`python -m bootstrap.worker` of the tree) play all-bot Mantis matches of searching
 bots (`--budget-ms` a turn, so a kill lands mid-job); a killed worker is started again at once, as
-supervisord does. Each kill picks a worker that holds a bot turn, 0.1-0.4 s after the previous kill; a turn
-resumes when another worker starts it again (or its match has moved past the version it was at); a turn
-killed again is a new kill. Printed: the seconds from each kill to its turn's
-resumption, median and max.
-Usage: python bench/worker_kills.py [BEFORE=main] [--kills 12] [--workers 2] [--matches 4]
+supervisord does. Each kill picks a worker that holds a bot turn, `--apart` seconds after the previous kill
+(0.1-0.4 s: back to back, so both workers are often starting again at once); a turn resumes when another worker
+starts it again (or its match has moved past the version it was at); a turn killed again is a new kill. Printed:
+the seconds from each kill to its turn's resumption, median, p90 and max, and the machine's load average (1 min)
+before and after each run, as other work on the machine slows the workers' start.
+Usage: python bench/worker_kills.py [BEFORE=main] [--kills 12] [--workers 2] [--matches 4] [--apart 0.1 0.4]
 """
 import argparse
 import os
@@ -23,7 +24,7 @@ from rq import Queue, Worker
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job, JobStatus
 
-from common import embedded_redis, median
+from common import embedded_redis, median, percentile
 from eventstore.redis_store import RedisEventStore
 from service.matches import MatchService
 from trees import source_tree
@@ -118,7 +119,7 @@ def resume_times(tree: Path, args) -> list[float]:
                     held = workers.kill_one_holding_a_turn(queue, chance)
                     if held:
                         pending[held] = now
-                        next_kill = now + chance.uniform(0.1, 0.4)
+                        next_kill = now + chance.uniform(*args.apart)
                 matches = [m if service.get(m, None)["status"] != "finished" else new_match() for m in matches]
                 time.sleep(0.02)
         finally:
@@ -133,15 +134,20 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--budget-ms", type=int, default=300)
+    parser.add_argument("--apart", type=float, nargs=2, default=(0.1, 0.4), metavar=("LOW", "HIGH"),
+                        help="seconds from one kill to the next, drawn between LOW and HIGH")
     args = parser.parse_args()
-    figures = {}
+    figures, loads = {}, {}
     for label, revision in (("before", args.before), ("after", ".")):
         with source_tree(revision) as tree:
+            load_before = os.getloadavg()[0]
             figures[label] = resume_times(tree, args)
-    print(f"seconds from a worker's SIGKILL to its bot turn played, {args.kills} kills 0.1-0.4 s apart, "
-          f"{args.workers} workers (before = {args.before})")
+            loads[label] = (load_before, os.getloadavg()[0])
+    print(f"seconds from a worker's SIGKILL to its bot turn played, {args.kills} kills {args.apart[0]}-{args.apart[1]} "
+          f"s apart, {args.workers} workers (before = {args.before})")
     for label, seconds in figures.items():
-        print(f"  {label}: median {median(seconds):.1f}, max {max(seconds):.1f} "
+        print(f"  {label}: median {median(seconds):.1f}, p90 {percentile(seconds, 0.9):.1f}, max {max(seconds):.1f}, "
+              f"load {loads[label][0]:.1f} -> {loads[label][1]:.1f} "
               f"({', '.join(f'{s:.1f}' for s in sorted(seconds))})")
 
 

@@ -1,6 +1,11 @@
-"""Wiring: the one place that builds Redis and RQ clients and puts the layers together."""
+"""Wiring: the one place that builds Redis and RQ clients and puts the layers together.
+
+The API's modules (flask, flask-smorest, marshmallow, the schemas) are imported by the functions that build the
+app, not here: the workers and the scheduler import this module too, and those imports were 40% of a worker's
+(0.29 of 0.73 s of CPU), time during which no worker is at work after a crash (docs/reliability.md)."""
 import time
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import redis
 from redis.backoff import ExponentialWithJitterBackoff
@@ -8,9 +13,6 @@ from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 from rq import Queue
 
-from api.app import create_app
-from api.context import request_memo
-from api.rate_limits import RateLimits
 from bootstrap.config import Settings
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
@@ -32,7 +34,11 @@ from service.streams import MatchStreams
 from service.tournaments import TournamentService
 from service.tournament_streams import TournamentStreams
 from workers import readiness
-from workers.scheduler import RqBotScheduler, RqTournamentScheduler, RqTurnTimers, timer_queue_name
+from workers.scheduler import (RqBotScheduler, RqTournamentScheduler, RqTurnTimers, recovered_queue_name,
+                               timer_queue_name)
+
+if TYPE_CHECKING:
+    from api.rate_limits import RateLimits
 
 
 @lru_cache(maxsize=1)
@@ -120,6 +126,10 @@ def build_timer_queue(bot_queue: Queue) -> Queue:
     return Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
 
 
+def build_recovered_queue(bot_queue: Queue) -> Queue:
+    return Queue(recovered_queue_name(bot_queue.name), connection=bot_queue.connection)
+
+
 def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
     return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
@@ -152,7 +162,9 @@ def build_tournament_service(config: Settings, matches: MatchService, client: re
                              build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
-def build_rate_limits(config: Settings) -> RateLimits:
+def build_rate_limits(config: Settings) -> "RateLimits":
+    from api.rate_limits import RateLimits
+
     # the counters default to the RQ Redis, a plain one even when the event log is on a cluster
     return RateLimits(config.rate_limit_storage or require_rq_redis_url(config), config.limit_create,
                       config.limit_join, config.limit_moves, config.limit_accounts,
@@ -165,6 +177,9 @@ def build_accounts(config: Settings, client: redis.Redis | RedisCluster, memo=No
 
 
 def build_app(config: Settings):
+    from api.app import create_app
+    from api.context import request_memo
+
     client = build_redis(config)
     accounts = build_accounts(config, client, memo=request_memo)
     ladders = build_ladders(config, client)
@@ -178,7 +193,8 @@ def build_app(config: Settings):
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
                          config.bot_turn_expiry, ladders)
     bot_queue = build_queue(config)
-    exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue)])
+    exposition = Exposition(config.metrics_dir,
+                            [bot_queue, build_timer_queue(bot_queue), build_recovered_queue(bot_queue)])
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
@@ -197,6 +213,8 @@ def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dic
 
 def build_docs_app():
     """The app without any Redis, for `flask openapi write` (it only reads the routes and schemas)."""
+    from api.app import create_app
+
     store = InMemoryEventStore()
     accounts = AccountService(InMemoryAccountStore())
     ladders = LadderService(store, InMemoryLeaderboardStore())

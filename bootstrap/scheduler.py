@@ -1,6 +1,7 @@
-"""`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue (it enqueues the retries of failed bot
-turns when their time comes) and the turn-clock timers (workers/scheduler.py) when their deadline comes, as a program of its own under the supervisor rather than forked by a worker,
-whose SIGKILL would leave it orphaned and holding the scheduler lock.
+"""`python -m bootstrap.scheduler`: RQ's scheduler for the bot queue and the queue of recovered bot turns (it
+enqueues the retries of failed bot turns when their time comes) and the turn-clock timers (workers/scheduler.py)
+when their deadline comes, as a program of its own under the supervisor rather than forked by a worker, whose
+SIGKILL would leave it orphaned and holding the scheduler lock.
 
 Its name is fixed per host and queue: RQ's scheduler lock belongs to a name, so a restarted scheduler
 takes its own lock back at once instead of waiting for the dead one's lock to expire. Redis going away
@@ -11,7 +12,7 @@ import time
 
 from rq.scheduler import RQScheduler
 
-from bootstrap import build_queue, build_timer_queue, logs, settings, wait_for_redis
+from bootstrap import build_queue, build_recovered_queue, build_timer_queue, logs, settings, wait_for_redis
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import scheduler_passed
 
@@ -52,7 +53,7 @@ def main() -> None:
     logging.getLogger("rq.scheduler").addFilter(outage.quieting())
     queue = build_queue(config)
     wait_for_redis(queue.connection, outage)
-    PollingScheduler([queue, build_timer_queue(queue)], connection=queue.connection,
+    PollingScheduler([queue, build_timer_queue(queue), build_recovered_queue(queue)], connection=queue.connection,
                      name=f"cardroom-{socket.gethostname()}-{config.queue}", outage=outage).work()
 
 

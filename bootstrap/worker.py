@@ -10,9 +10,9 @@ import time
 
 from rq import SimpleWorker
 
-from bootstrap import (build_accounts, build_bot_scheduler, build_ladders, build_match_service, build_redis,
-                       build_timer_queue, build_tournament_scheduler, build_tournament_service, logs, settings,
-                       wait_for_redis)
+from bootstrap import (build_accounts, build_bot_scheduler, build_ladders, build_match_service, build_recovered_queue,
+                       build_redis, build_timer_queue, build_tournament_scheduler, build_tournament_service, logs,
+                       settings, wait_for_redis)
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
@@ -84,7 +84,8 @@ def main() -> None:
     service = build_match_service(config, client, accounts, ladders)
     tournaments = build_tournament_service(config, service, client, accounts)
     jobs.configure(service, tournaments)
-    worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
+    # timers first, then the turns recovered from dead workers (workers/scheduler.py, recovered_queue_name)
+    worker = BotWorker([build_timer_queue(queue), build_recovered_queue(queue), queue], connection=queue.connection)
     threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
                                                ladders, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),

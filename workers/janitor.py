@@ -10,46 +10,49 @@ search re-enqueued while it runs would soon hold them all.
 
 One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
 pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
-`stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again).
+`stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again). The
+lock expires after PASS_LOCK_SECONDS if its holder dies during the pass; it expired after `stall_after`, and with
+kills back to back a janitor killed while passing kept the others from passing 2 s at a time.
+
+A pass first finds which turns were lost, then replaces all their jobs in one transaction (replace_lost in
+workers/scheduler.py), on the queue of recovered turns: a janitor killed during its pass (it lives in a worker)
+recovers all of them or none, and the next pass does the rest; re-enqueued one by one, the first was taken at
+once by the janitor's own worker, so a kill of that worker ended the pass there and left the lock held for
+`stall_after`, pass after pass.
 """
 import logging
 from contextlib import contextmanager
 
 from redis.exceptions import LockError
 from rq import Queue, SimpleWorker
-from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.utils import now
 
 from service.ladders import LadderService
 from service.matches import MatchService
 from service.tournaments import TournamentService
-from workers.scheduler import RqBotScheduler, RqTournamentScheduler, bot_job_id, tournament_job_id
+from workers.scheduler import RqBotScheduler, RqTournamentScheduler, waiting
 
 log = logging.getLogger(__name__)
-WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 LOCK_KEY = "cr:janitor:lock"
 TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
+# How long a janitor killed during its pass holds the others back. A pass that lasts longer (0.1-0.4 s was seen
+# on a loaded machine) may meet the next one: harmless, as its replacements are watched (replace_lost).
+PASS_LOCK_SECONDS = 1.0
 
 
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
-    queue = scheduler.queue
-    with _one_pass_at_a_time(queue, LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(scheduler.queue, LOCK_KEY) as mine:
         return _sweep_bot_turns(service, scheduler, stall_after, give_up_after) if mine else []
 
 
 def _sweep_bot_turns(service: MatchService, scheduler: RqBotScheduler, stall_after: float,
                      give_up_after: float) -> list[str]:
-    queue = scheduler.queue
-    requeued = []
-    for match_id, seat, version in service.stalled_bot_turns(stall_after, give_up_after):
-        job_id = bot_job_id(match_id, seat, version)
-        if not _replaceable(queue, job_id, stall_after):
-            continue  # a backlog or a long search, not a crash
-        scheduler.recover(match_id, seat, version)
+    requeued = scheduler.recover(service.stalled_bot_turns(stall_after, give_up_after),
+                                 lambda job: _lost(scheduler.queue, job, stall_after))
+    for job_id in requeued:
         log.warning("janitor: re-enqueued the stalled bot turn %s", job_id)
-        requeued.append(job_id)
     for match_id, version in service.overdue_clocks(stall_after):
         log.warning("janitor: the clock of match %s at version %s was overdue: %s", match_id, version,
                     service.time_out(match_id, version))
@@ -61,22 +64,16 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
     """Re-enqueues the advance of each tournament that has work and has not moved for `stall_after` seconds,
     unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
     job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
-    queue = scheduler.queue
-    with _one_pass_at_a_time(queue, TOURNAMENT_LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(scheduler.queue, TOURNAMENT_LOCK_KEY) as mine:
         return _sweep_tournaments(tournaments, scheduler, stall_after) if mine else []
 
 
 def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentScheduler,
                        stall_after: float) -> list[str]:
-    queue = scheduler.queue
-    requeued = []
-    for tournament_id, version in tournaments.stalled(stall_after):
-        job_id = tournament_job_id(tournament_id, version)
-        if not _replaceable(queue, job_id, stall_after):
-            continue
-        scheduler.schedule(tournament_id, version)
+    requeued = scheduler.recover(tournaments.stalled(stall_after),
+                                 lambda job: _lost(scheduler.queue, job, stall_after))
+    for job_id in requeued:
         log.warning("janitor: re-enqueued the stalled tournament advance %s", job_id)
-        requeued.append(job_id)
     return requeued
 
 
@@ -90,10 +87,10 @@ def sweep_ratings(ladders: LadderService, stall_after: float) -> list[tuple[str,
 
 
 @contextmanager
-def _one_pass_at_a_time(queue: Queue, key: str, longest_pass: float):
-    """True while this janitor holds the lock (released at the end; it expires after `longest_pass` if its
+def _one_pass_at_a_time(queue: Queue, key: str):
+    """True while this janitor holds the lock (released at the end; it expires after PASS_LOCK_SECONDS if its
     holder dies), False when another janitor is passing."""
-    lock = queue.connection.lock(key, timeout=longest_pass, blocking=False)
+    lock = queue.connection.lock(key, timeout=PASS_LOCK_SECONDS, blocking=False)
     if not lock.acquire():
         yield False
         return
@@ -106,25 +103,9 @@ def _one_pass_at_a_time(queue: Queue, key: str, longest_pass: float):
             pass
 
 
-def _replaceable(queue: Queue, job_id: str, stall_after: float) -> bool:
-    """No such job, or one that neither waits nor runs (deleted so that it can be enqueued again)."""
-    try:
-        job = Job.fetch(job_id, connection=queue.connection)
-    except NoSuchJobError:
-        return True
-    if _waiting(queue, job) or _computing(queue, job, stall_after):
-        return False
-    job.delete()
-    return True
-
-
-def _waiting(queue: Queue, job: Job) -> bool:
-    """Queued and really still in the queue: a worker killed right after taking a job off the queue
-    (RQ moves it to an intermediate list first) leaves it marked queued but in no queue."""
-    status = job.get_status(refresh=False)  # as fetched a moment ago
-    if status not in WAITING:
-        return False
-    return status != JobStatus.QUEUED or queue.connection.lpos(queue.key, job.id) is not None
+def _lost(queue: Queue, job: Job, stall_after: float) -> bool:
+    """Neither waiting nor run: a backlog or a long search is not a crash."""
+    return not waiting(job) and not _computing(queue, job, stall_after)
 
 
 def _computing(queue: Queue, job: Job, stall_after: float) -> bool:

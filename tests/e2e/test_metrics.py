@@ -54,7 +54,8 @@ def test_a_match_against_a_bot_shows_the_figures_of_the_web_workers_the_rq_worke
     # from the RQ scheduler, and a worker's janitor; the queues read at the scrape
     assert value(samples, "cardroom_scheduler_last_pass_timestamp_seconds") > 0
     queues = {dict(labels)["queue"] for name, labels in samples if name == "cardroom_queue_oldest_job_age_seconds"}
-    assert len(queues) == 2 and any(queue.endswith("-clocks") for queue in queues)  # bot turns, turn clocks
+    # bot turns, turn clocks, bot turns recovered from dead workers
+    assert len(queues) == 3 and {"clocks", "recovered"} <= {queue.rsplit("-", 1)[-1] for queue in queues}
     # a janitor passes every JANITOR_EVERY (1 s)
     wait_for(lambda: value(scrape(server), "cardroom_janitor_last_pass_timestamp_seconds") > 0, "a janitor pass")
 

@@ -110,15 +110,24 @@ def test_a_bot_turn_scheduled_twice_is_played_once(redis_url, redis_client):
     assert jobs.play_bot_turn(created["id"], 0, 2) == "stale"
 
 
-def test_a_turn_recovered_from_a_dead_worker_goes_before_the_turns_already_waiting(redis_url):
-    queue = Queue("bots-front", connection=redis.Redis.from_url(redis_url))
-    queue.empty()
+def test_turns_recovered_from_dead_workers_are_taken_before_the_turns_already_waiting_and_in_their_order(redis_url):
+    queue = Queue("bots-recovery", connection=redis.Redis.from_url(redis_url))
     scheduler = RqBotScheduler(queue)
+    queue.empty()
+    scheduler.recovered.empty()
     for waiting in ("a" * 32, "b" * 32):
         scheduler.schedule(waiting, 0, 2)
-    scheduler.recover("c" * 32, 1, 5)
-    assert queue.get_job_ids() == [bot_job_id("c" * 32, 1, 5), bot_job_id("a" * 32, 0, 2), bot_job_id("b" * 32, 0, 2)]
-    queue.empty()
+    scheduler.recover([("c" * 32, 1, 5)], lost=lambda job: True)
+    scheduler.recover([("d" * 32, 0, 7), ("e" * 32, 0, 3)], lost=lambda job: True)
+    taken = [job.id for job, _ in iter(lambda: Queue.dequeue_any(worker_queues(scheduler), None,
+                                                                 connection=queue.connection), None)]
+    assert taken == [bot_job_id("c" * 32, 1, 5), bot_job_id("d" * 32, 0, 7), bot_job_id("e" * 32, 0, 3),
+                     bot_job_id("a" * 32, 0, 2), bot_job_id("b" * 32, 0, 2)]
+
+
+def worker_queues(scheduler):
+    """The bot queues in the order a worker takes from them (bootstrap/worker.py, less the timers)."""
+    return [scheduler.recovered, scheduler.queue]
 
 
 @pytest.fixture
@@ -157,7 +166,33 @@ def test_the_janitor_re_enqueues_a_bot_turn_whose_worker_died_and_leaves_queued_
     dead.connection.hset(dead.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     started_by(job, dead, scheduler.queue)  # it started the job, then beat no more
     assert sweep_once(service, scheduler) == [job.id]
-    SimpleWorker([scheduler.queue], connection=scheduler.queue.connection).work(burst=True)
+    SimpleWorker(worker_queues(scheduler), connection=scheduler.queue.connection).work(burst=True)
+    assert service.get(match_id, None)["version"] == 4
+
+
+def test_the_janitor_recovers_a_turn_whose_job_rq_can_no_longer_delete(janitor_setup):
+    """A process killed in the middle of RQ's job.delete (several round trips) left the job's list of executions
+    naming one whose record was gone; RQ's job.delete then raised on it, at every janitor pass."""
+    service, scheduler, now, match_id, job = janitor_setup
+    dead = SimpleWorker([scheduler.queue], connection=scheduler.queue.connection)
+    dead.register_birth()
+    dead.connection.hset(dead.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
+    started_by(job, dead, scheduler.queue)
+    scheduler.queue.connection.zadd(job.execution_registry.key, {"half-deleted": time.time() + 600})
+    now[0] += 30
+    assert sweep_once(service, scheduler) == [job.id]
+    SimpleWorker(worker_queues(scheduler), connection=scheduler.queue.connection).work(burst=True)
+    assert service.get(match_id, None)["version"] == 4
+
+
+def test_the_operators_push_leaves_a_queued_turn_alone_and_re_enqueues_a_lost_one(janitor_setup):
+    service, scheduler, now, match_id, job = janitor_setup
+    scheduler.requeue(match_id, 0, 2)
+    assert job.id in scheduler.queue.get_job_ids() and job.id not in scheduler.recovered.get_job_ids()
+    scheduler.queue.remove(job)  # a worker took it and died
+    scheduler.requeue(match_id, 0, 2)
+    assert job.id in scheduler.recovered.get_job_ids()
+    SimpleWorker(worker_queues(scheduler), connection=scheduler.queue.connection).work(burst=True)
     assert service.get(match_id, None)["version"] == 4
 
 
