@@ -43,7 +43,7 @@ from domain import clock
 from domain.errors import InvalidSetup
 from domain.games import get_game
 from domain.bots import BOTS, bot_options
-from domain.protocol import require
+from domain.protocol import require, started
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -79,7 +79,8 @@ def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str,
     invited = any(seat.get("invited") for seat in seated)
     if invited and invitation is None:
         raise InvalidSetup("invitation_required", "an invited seat needs who invites and until when")
-    invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
+    invitations = ({"invited_by": invitation["by"], "invited_until": invitation["until"]}
+                   if invited and invitation else {})
     return [{"type": "match_created", "data": {
         "game": game_id, "options": checked, "seats": seated,
         "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed, **invitations}}]
@@ -251,7 +252,7 @@ def evolve(state: dict | None, event: dict) -> dict:
         timer = clock.start(data["clock"], len(data["seats"])) if "clock" in data else None
         return {**data, "status": WAITING, "version": 1, "game_state": None, "result": None,
                 "seed": None, "salt": None, "clock": timer, "out": {}}
-    state = _evolve(state, event)
+    state = _evolve(started(state, event), event)
     if state.get("clock") and "time" in event:  # a stored event: its time moves the clock
         state = {**state, "clock": _tick(state, event)}
     return state
@@ -301,6 +302,8 @@ def _evolve(state: dict, event: dict) -> dict:
 def evolve_all(state: dict | None, events: list[dict]) -> dict:
     for event in events:
         state = evolve(state, event)
+    if state is None:
+        raise ValueError("a match's log opens with match_created")
     return state
 
 

@@ -23,11 +23,12 @@ In redacted events and views a card that the seat may not see is `None`.
 """
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.errors import IllegalMove, InvalidSetup
 
 Move = dict[str, Any]
+T = TypeVar("T")
 
 _JSON_TYPES = {"integer": int, "string": str, "boolean": bool}
 
@@ -191,9 +192,23 @@ def _is_type(value: Any, type_name: str) -> bool:
     return isinstance(value, expected) and not (expected is int and isinstance(value, bool))
 
 
+def started(state: dict | None, event: dict) -> dict:
+    """The state that an event other than a log's first one evolves: a log always opens with its first event."""
+    if state is None:
+        raise ValueError(f"a log cannot open with {event['type']!r}")
+    return state
+
+
 def require(condition: bool, reason: str, message: str) -> None:
     if not condition:
         raise IllegalMove(reason, message)
+
+
+def required(value: T | None, reason: str, message: str) -> T:
+    """The value, which the move needs: None is an illegal move."""
+    if value is None:
+        raise IllegalMove(reason, message)
+    return value
 
 
 def next_seat(seat: int, player_count: int, step: int = 1) -> int:

@@ -152,7 +152,7 @@ class InMemoryEventStore(EventStore):
     def archives_due(self, before, limit):
         with self._lock:
             return sorted((m for m, due in self._archive_due.items() if due < before),
-                          key=self._archive_due.get)[:limit]
+                          key=self._archive_due.__getitem__)[:limit]
 
     def archive(self, match_id):
         with self._lock:

@@ -77,7 +77,7 @@ class ClusterEventStore(RedisEventStore):
             return found
         answer = self._redis.xread({CHANGES: self._changes_seen, self._wake_key: self._wake_seen},
                                    count=TAIL_COUNT, block=max(1, int(timeout * 1000)))
-        changed = set()
+        changed: set[str] = set()
         for stream, entries in answer or []:
             if stream == self._wake_key:
                 self._wake_seen = entries[-1][0]

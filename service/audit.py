@@ -68,7 +68,7 @@ def check_chain(events: list[dict], checked: list[str]) -> None:
 def verify_log(events: list[dict], seed: str | None = None, salt: str | None = None) -> Verdict:
     """A whole, unredacted log. The seed and salt come from match_finished, or are given (the server's
     own audit of a match still going on)."""
-    checked = []
+    checked: list[str] = []
     try:
         check_chain(events, checked)
         finished = events[-1]["type"] == "match_finished"
@@ -87,7 +87,7 @@ def verify_log(events: list[dict], seed: str | None = None, salt: str | None = N
 
 def _verify_links(events: list[dict]) -> Verdict:
     """A redacted export: its data cannot be hashed, but its numbering and links must hold."""
-    prev = GENESIS
+    prev: str | None = GENESIS
     for position, event in enumerate(events, start=1):
         if event.get("version") != position:
             return Verdict(False, False, len(events), position, f"expected version {position}")

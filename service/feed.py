@@ -84,7 +84,7 @@ class AccountFeeds:
 
     def _noted_between(self, account_id: str, after: int, upto: int) -> list[str]:
         """The matches noted at positions after < position <= upto, oldest first."""
-        found = []
+        found: list[str] = []
         while upto > after:
             batch = self._accounts.match_ids(account_id, upto + 1, min(CATCH_UP_BATCH, upto - after))
             found[:0] = [match_id for position, match_id in reversed(batch) if position > after]

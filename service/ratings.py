@@ -15,7 +15,7 @@ def ratings(state: dict) -> list[dict]:
     model = PlackettLuce()
     rated = [model.rating() for _ in state["entrants"]]
     for table, seated in tournament.played(state):
-        teams = model.rate([[rated[e]] for e in seated], ranks=tournament.places(table))
+        teams = model.rate([[rated[e]] for e in seated], ranks=[float(place) for place in tournament.places(table)])
         for entrant, (rating,) in zip(seated, teams):
             rated[entrant] = rating
     return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(), "low": r.mu - Z95 * r.sigma,

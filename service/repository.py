@@ -27,6 +27,9 @@ class Current:
     head: Head
 
 
+NEW = Current({}, {}, Head())  # an aggregate about to be created: no meta, no state, an empty log
+
+
 class Repository:
     def __init__(self, store: EventStore, evolve_all: Callable[[dict | None, list[dict]], dict],
                  missing: Callable[[str], NotFound], key: Callable[[str], str] = str, snapshot_every: int = 0,

@@ -48,7 +48,7 @@ class MatchStreams:
     @staticmethod
     def _document(match_id: str, state: dict, seat: int | None) -> Frame:
         owes = seat is not None and seat in match.to_act(state) and not match.played_by_server(state, seat)
-        legal = match.legal_moves(state, seat) if owes else []
+        legal = match.legal_moves(state, seat) if owes and seat is not None else []
         return Frame(state["version"], "match", {"type": "match", **document(match_id, state, seat),
                                                  "legal_moves": legal})
 

@@ -16,14 +16,14 @@ from domain.bots import BOTS
 from domain.errors import IllegalMove
 from domain.games import get_game
 from domain.rng import Rng
-from eventstore.base import Duplicate, Head, VersionConflict
+from eventstore.base import Duplicate, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_now
 from service.errors import Conflict, Unprocessable
 from service.matches.callers import Callers, token_digest
 from service.matches.documents import document, present
 from service.matches.reactions import Change
-from service.repository import Current
+from service.repository import NEW, Current
 
 ATTEMPTS = 5  # appends of one command tried while other changes of the match keep getting in first
 
@@ -58,14 +58,14 @@ class MatchCommands(Callers):
             self._check_room(account_id)
         for seat in state["seats"]:  # before the append, as the catalog: a crash leaves it listed, never lost
             if seat.get("account"):
-                self._accounts.note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
+                self._require_accounts().note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([token_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))]),
                         **({"tournament": tournament} if tournament else {}),
                         **({"invitation": json.dumps(invitation)} if invitation else {})}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
-        self._append(match_id, Current({}, None, Head()), events + opening, state, now, secrets_meta)
+        self._append(match_id, NEW, events + opening, state, now, secrets_meta)
         created = document(match_id, state, None)
         for seat, token in tokens.items():
             created["seats"][seat]["token"] = token
@@ -129,7 +129,7 @@ class MatchCommands(Callers):
                 continue
             for seat in state["seats"]:
                 if seat.get("account"):
-                    self._accounts.close_matches(seat["account"], [match_id])
+                    self._require_accounts().close_matches(seat["account"], [match_id])
             return document(match_id, state, None)
         raise Conflict("busy", "the match kept changing while aborting; try again")
 

@@ -132,14 +132,15 @@ class MatchQueries(Callers):
     def account_matches(self, credential: str | None, status: str | None, cursor: int | None, limit: int) -> dict:
         """The matches of the caller's account, newest first, each with the account's seat; like
         list_matches, each entry is checked against the meta (a seat left, a crash before the append)."""
-        account = self._require_accounts().authenticate(credential)
+        accounts = self._require_accounts()
+        account = accounts.authenticate(credential)
         found, before = [], cursor
         while True:
-            batch = self._accounts.match_ids(account["id"], before, limit)
+            batch = accounts.match_ids(account["id"], before, limit)
             for (position, match_id), meta in zip(batch, self._store.metas([m for _, m in batch])):
                 before = position
                 seat = account_seat(meta, account["id"]) if meta and "status" in meta else None
-                if seat is not None and (status is None or meta["status"] == status):
+                if meta and seat is not None and (status is None or meta["status"] == status):
                     found.append({**summary(match_id, meta), "seat": seat})
                     if len(found) == limit:
                         return {"matches": found, "next_cursor": position}
@@ -149,8 +150,9 @@ class MatchQueries(Callers):
     def invitations(self, credential: str | None) -> dict:
         """The matches and tournaments inviting the caller's account that await its answer, oldest first;
         forgets the others."""
-        account = self._require_accounts().authenticate(credential)
-        ids = self._accounts.invitation_ids(account["id"])
+        accounts = self._require_accounts()
+        account = accounts.authenticate(credential)
+        ids = accounts.invitation_ids(account["id"])
         pending, done = [], []
         for match_id, meta in zip(ids, self._store.metas(ids)):
             if not meta or "status" not in meta:
@@ -168,5 +170,5 @@ class MatchQueries(Callers):
                 continue
             pending.append(invitation_document(match_id, meta, seat))
         if done:
-            self._accounts.close_matches(account["id"], done)
+            accounts.close_matches(account["id"], done)
         return {"challenges": sorted(pending, key=lambda c: c["created_at"])}
