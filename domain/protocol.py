@@ -114,6 +114,7 @@ class Draws(Protocol):
 class Game(Protocol):
     """A game module (the module docstring above says what each name does)."""
     INFO: GameInfo
+    __name__: str  # the module's: its rules page (docs/games/<module>.md, api/docs.py) is named after it
 
     def options(self, raw: dict, player_count: int) -> dict: ...
 
