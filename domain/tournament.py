@@ -32,6 +32,7 @@ from domain import clock, pairing
 from domain.bots import bot_options
 from domain.errors import InvalidSetup
 from domain.games import get_game
+from domain.lifecycle import Invitation
 from domain.match import commitment
 from domain.protocol import started
 from domain.rng import Rng
@@ -56,7 +57,7 @@ def total_matches(format: str, entrants: int, table_size: int, rounds: int, deal
 
 
 # --- decide -----------------------------------------------------------------------------------------
-def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: dict | None = None) -> list[dict]:
+def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: Invitation | None = None) -> list[dict]:
     """`spec`: {name, game, options, format, entrants, table_size, rounds, deals, max_parallel, clock?} with
     each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
     when an entrant is invited. Returns the creation and the first round's pairing."""

@@ -17,6 +17,7 @@ import uuid
 
 from domain import clock, match, standings as standings_math, tournament
 from domain.errors import InvalidSetup
+from domain.lifecycle import SeatSpec
 from eventstore.base import EventStore, VersionConflict
 from eventstore.clock import utc_at, utc_now
 from service.accounts import AccountService, named_by
@@ -175,7 +176,7 @@ class TournamentService:
                     for n, r in enumerate(state["rounds"], 1)]}
 
     # --- the steps ----------------------------------------------------------------------------------
-    def _entrant(self, spec: dict, owner: dict | None) -> dict:
+    def _entrant(self, spec: SeatSpec, owner: dict | None) -> SeatSpec:
         """An account entrant: the creator's own is entered; another is invited, or entered at once, as its
         policy says (docs/challenges.md)."""
         if not spec.get("account"):
@@ -290,7 +291,7 @@ def with_ratings(state: dict) -> dict:
     return table
 
 
-def _seat(entrant: dict) -> dict:
+def _seat(entrant: dict) -> SeatSpec:
     if entrant.get("account"):
         return {"account": entrant["account"]}
     return {"bot": entrant["bot"], "name": entrant["name"], "bot_options": entrant.get("bot_options", {})}

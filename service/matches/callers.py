@@ -3,9 +3,11 @@
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
 from typing import Literal, overload
 
 from domain import clock, match
+from domain.lifecycle import Invitation, SeatSpec
 from eventstore.clock import utc_at
 from service import log_context
 from service.accounts import AccountService, named_by
@@ -58,7 +60,7 @@ class Callers(MatchBase):
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)
 
-    def _seat_of_account(self, spec: dict, owner: dict | None, tournament: str | None) -> dict:
+    def _seat_of_account(self, spec: SeatSpec, owner: dict | None, tournament: str | None) -> SeatSpec:
         """The seat of the account `spec` names: the creator's own, or a tournament entrant's (who accepted its
         entry), is seated; another account is invited or seated as its policy says, or refuses."""
         account = self._require_accounts().resolve(spec["account"])
@@ -66,7 +68,7 @@ class Callers(MatchBase):
             return {"name": account["name"], "account": account["id"]}
         return named_by(account, owner)
 
-    def invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
+    def invitation(self, owner: dict | None, seats: Sequence[SeatSpec]) -> Invitation | None:
         """Who invites, until when, for a match (or a tournament) seating other accounts than the owner's; takes
         one of the owner's quota of such invitations (auto-accepted seats count too: they are seated unasked)."""
         others = [s for s in seats if s.get("account") and s["account"] != (owner or {}).get("id")]

@@ -15,6 +15,8 @@ from domain import match
 from domain.bots import BOTS
 from domain.errors import IllegalMove
 from domain.games import get_game
+from domain.lifecycle import ClockSpec, SeatSpec, SeedSource
+from domain.protocol import Move
 from domain.rng import Rng
 from eventstore.base import Duplicate, VersionConflict
 from eventstore.chain import canonical
@@ -29,8 +31,8 @@ ATTEMPTS = 5  # appends of one command tried while other changes of the match ke
 
 
 class MatchCommands(Callers):
-    def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
+    def create(self, game: str, options: dict, seats: list[SeatSpec], seed: str | None = None,
+               credential: str | None = None, clock_spec: ClockSpec | None = None, tournament: str | None = None,
                match_id: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
@@ -41,7 +43,7 @@ class MatchCommands(Callers):
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
         invitation = self.invitation(owner, seats) if not tournament else None
-        seed_source = match.SERVER_SEED if seed is None else match.CLIENT_SEED
+        seed_source: SeedSource = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
@@ -71,7 +73,7 @@ class MatchCommands(Callers):
             created["seats"][seat]["token"] = token
         return created
 
-    def move(self, match_id: str, credential: str | None, move: dict, expected_version: int,
+    def move(self, match_id: str, credential: str | None, move: Move, expected_version: int,
              idempotency_key: str | None = None) -> dict:
         current = self._matches.recent(match_id)
         if current is None or current.head.version != expected_version:
