@@ -31,10 +31,9 @@ from domain.games import GAMES
 from observability.exposition import Exposition
 from service.accounts import AccountService
 from service.admin import AdminService
-from service.feed import AccountFeeds
+from service.live.feed import AccountFeeds
+from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
-from service.streams import MatchStreams
-from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
 
 # gzip what is worth it. Never a stream (text/event-stream, application/x-ndjson): gzip would hold events back

@@ -9,7 +9,7 @@ from api.context import credential
 from api.schemas import LARGEST, StreamQuery
 from observability.metrics import held_open
 from service.errors import ServiceError
-from service.streams import Frame, MatchStreams
+from service.live.streams import Frame, MatchStreams
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 RETRY_MS = 2000

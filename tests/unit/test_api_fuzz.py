@@ -11,9 +11,8 @@ from api.app import create_app
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
-from service.hub import Hub
-from service.streams import MatchStreams
-from service.tournament_streams import TournamentStreams
+from service.live.hub import Hub
+from service.live.streams import MatchStreams, TournamentStreams
 from service.tournaments import TournamentService
 from tests.support.http import KEEP_ALIVE_SECONDS, finished_match
 from tests.support.service import RecordedTournaments, make_service
