@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from api.context import credential, vary_on_authorization
 from api.etags import Blueprint
-from api.schemas import LARGEST
+from api.schemas.common import LARGEST
 from api.streams import NDJSON, SSE, SSE_EVENT, VERSION_DIGITS, resume_point, stream_response
 from service.live.feed import AccountFeeds
 

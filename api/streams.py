@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.context import credential
-from api.schemas import LARGEST, StreamQuery
+from api.schemas.common import LARGEST, StreamQuery
 from observability.metrics import held_open
 from service.errors import ServiceError
 from service.live.streams import Frame, MatchStreams
