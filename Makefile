@@ -56,6 +56,7 @@ screenshots: $(STAMP) $(CHROMIUM)
 lint: $(STAMP)
 	$(BIN)/ruff check --quiet .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 openapi: $(STAMP)
 	FLASK_APP=bootstrap:build_docs_app $(BIN)/flask openapi write --format=yaml openapi.yaml

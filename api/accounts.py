@@ -3,11 +3,11 @@ from flask.views import MethodView
 
 from api.context import accounts, credential, service, vary_on_authorization
 from api.etags import Blueprint
-from api.rating_schemas import AccountPage
+from api.schemas.accounts import Account, AccountWithKey, Challenges, CreateAccount, UpdateAccount
+from api.schemas.matches import AccountMatchPage, AccountMatchQuery
+from api.schemas.ratings import AccountPage
 from api.ratings import ladders
 from service.accounts import public
-from api.schemas import (Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, Challenges, CreateAccount,
-                         UpdateAccount)
 
 account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
                            description="Accounts of players and bots. The API key is shown once, when the account "

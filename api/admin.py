@@ -5,8 +5,9 @@ from flask.views import MethodView
 
 from api.context import credential
 from api.etags import Blueprint
-from api.rating_schemas import RatingsRebuilt
-from api.schemas import AdminAccount, AdminAction, BotTurns, Match
+from api.schemas.admin import AdminAccount, AdminAction, BotTurns
+from api.schemas.matches import Match
+from api.schemas.ratings import RatingsRebuilt
 from service.admin import AdminService
 
 admin = Blueprint("admin", __name__, url_prefix="/v1/admin",

@@ -16,14 +16,16 @@ from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
 from api.feed import feed as feed_routes
 from api.etags import CODINGS
-from api.game_schemas import components
 from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.metrics import add_metrics, instrument
-from api.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
-                           new_seat_schema)
-from api.schemas import ClockSpec, Error, PlayAnswer, PlayMessage
+from api.schemas.errors import Error
+from api.schemas.games import components
+from api.schemas.matches import ClockSpec
+from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
+                                   new_seat_schema)
+from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
@@ -32,10 +34,9 @@ from domain.games import GAMES
 from observability.exposition import Exposition
 from service.accounts import AccountService
 from service.admin import AdminService
-from service.feed import AccountFeeds
+from service.live.feed import AccountFeeds
+from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
-from service.streams import MatchStreams
-from service.tournament_streams import TournamentStreams
 from service.ladders import LadderService
 from service.tournaments import TournamentService
 

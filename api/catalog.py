@@ -7,7 +7,8 @@ from flask.views import MethodView
 
 from api.errors import error_response
 from api.etags import Blueprint
-from api.schemas import Bots, Error, Game, Games, Health, Live, Ready
+from api.schemas.catalog import Bots, Game, Games, Health, Live, Ready
+from api.schemas.errors import Error
 from domain.bots import BOTS
 from domain.games import GAMES
 from service.errors import NotFound, NotReady

@@ -28,7 +28,8 @@ def swagger_ui() -> Blueprint:
 def rules_pages(rules_dir: Path | None = None) -> Blueprint:
     """/docs/games lists the games; /docs/games/<game> is that game's rules page. Every game's page must
     exist when the app starts (the container copies docs/), so a missing one fails at once, not on a click."""
-    pages = {game_id: (rules_dir or RULES_DIR) / f"{Path(game.__file__).stem}.md" for game_id, game in GAMES.items()}
+    pages = {game_id: (rules_dir or RULES_DIR) / f"{game.__name__.rpartition('.')[2]}.md"
+             for game_id, game in GAMES.items()}
     missing = [str(path) for path in pages.values() if not path.is_file()]
     if missing:
         raise RuntimeError(f"rules pages missing: {', '.join(missing)} (set RULES_DIR to the docs/games folder)")

@@ -5,9 +5,9 @@ from marshmallow import Schema, fields, validate
 
 from api.context import credential, vary_on_authorization
 from api.etags import Blueprint
-from api.schemas import LARGEST
+from api.schemas.common import LARGEST
 from api.streams import NDJSON, SSE, SSE_EVENT, VERSION_DIGITS, resume_point, stream_response
-from service.feed import AccountFeeds
+from service.live.feed import AccountFeeds
 
 feed = Blueprint("feed", __name__, url_prefix="/v1/accounts",
                  description="The account's turn feed: its matches as they start and end and every turn it owes "

@@ -1,11 +1,13 @@
 """Matches: create, join, read, move, and the log."""
 from flask.views import MethodView
 
-from api import examples, new_match
+from api import examples
 from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, credential, service, vary_on_authorization
 from api.etags import Blueprint
-from api.schemas import (Audit, CreateMatch, Events, Export, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
-                         MatchQuery, Moved, MoveRequest, StateQuery, Steps)
+from api.schemas import new_match
+from api.schemas.audit import Audit, Export
+from api.schemas.matches import (CreateMatch, Events, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
+                                 MatchQuery, MoveRequest, Moved, StateQuery, Steps)
 
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats, moves and the event log. Send a seat's token in the header "

@@ -27,7 +27,7 @@ from api.errors import SCHEMA_MISMATCH, describe, error_body
 from api.limits import loads
 from api.rate_limits import MOVES, caller
 from api.request_ids import HEADER as REQUEST_ID_HEADER
-from api.schemas import PlayMessage, RequestId
+from api.schemas.play_socket import PlayMessage, RequestId
 from observability.metrics import held_open
 from service import log_context
 

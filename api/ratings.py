@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from api.chart import history_svg
 from api.etags import Blueprint
-from api.rating_schemas import Leaderboard, RatingsQuery
+from api.schemas.ratings import Leaderboard, RatingsQuery
 from service.ladders import LadderService
 
 rating_routes = Blueprint("ratings", __name__, url_prefix="/v1/ratings",

@@ -6,10 +6,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.context import credential
-from api.schemas import LARGEST, StreamQuery
+from api.schemas.common import LARGEST, StreamQuery
 from observability.metrics import held_open
 from service.errors import ServiceError
-from service.streams import Frame, MatchStreams
+from service.live.streams import Frame, MatchStreams
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 RETRY_MS = 2000

@@ -7,10 +7,10 @@ from api.chart import ratings_svg
 from api.context import credential
 from api.etags import Blueprint
 from api.matches import links
-from api.schemas import StreamQuery
+from api.schemas.common import StreamQuery
 from api.streams import NDJSON, SSE, SSE_EVENT, resume_point, stream_response
-from api.tournament_schemas import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
-from service.tournament_streams import TournamentStreams
+from api.schemas.tournaments import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
+from service.live.streams import TournamentStreams
 from service.tournaments import TournamentService
 
 tournaments = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",

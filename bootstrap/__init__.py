@@ -25,14 +25,13 @@ from observability.exposition import Exposition
 from observability.metrics import PrometheusMetrics
 from service.accounts import AccountService
 from service.admin import AdminService
-from service.feed import AccountFeeds
-from service.hub import Hub
 from service.ladders import LadderService
+from service.live.feed import AccountFeeds
+from service.live.hub import Hub
+from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
 from service.ports import NoBots, NoTournaments
-from service.streams import MatchStreams
 from service.tournaments import TournamentService
-from service.tournament_streams import TournamentStreams
 from workers import readiness
 from workers.scheduler import (RqBotScheduler, RqTournamentScheduler, RqTurnTimers, recovered_queue_name,
                                timer_queue_name)

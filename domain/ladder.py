@@ -13,6 +13,8 @@ A player is an account (its id) or a house bot, rated under its kind and level (
 "bot:ismcts:3"): always the same strength, the ladder's fixed anchors. The rating itself (openskill's
 Plackett-Luce) is computed in service/ratings.py: domain/ may import nothing but the standard library.
 """
+from collections.abc import Mapping, Sequence
+
 from domain.bots import bot_options
 from domain.bots.ismcts import LEVELS
 from domain.errors import InvalidSetup
@@ -22,7 +24,7 @@ BOT_PREFIX = "bot:"
 
 
 # --- what may be rated --------------------------------------------------------------------------------
-def check_rated(seats: list[dict], clocked: bool, server_seed: bool) -> None:
+def check_rated(seats: Sequence[Mapping], clocked: bool, server_seed: bool) -> None:
     """A rated match: every seat an account or a house bot (a rating belongs to someone who plays again), no two
     seats the same player, a turn clock (nobody stalls a lost game forever), and the server's seed (a client seed
     lets its owner compute the others' cards)."""
@@ -43,7 +45,7 @@ def check_rated(seats: list[dict], clocked: bool, server_seed: bool) -> None:
         raise InvalidSetup("rated_with_seed", "a rated match is dealt from the server's seed: leave out `seed`")
 
 
-def player(seat: dict) -> dict:
+def player(seat: Mapping) -> dict:
     """The seat's rated player {player, name, kind}: its account, or its house bot's identity."""
     if seat.get("account"):
         return {"player": seat["account"], "name": seat["name"], "kind": "account"}
@@ -136,6 +138,8 @@ def evolve_all(state: dict | None, events: list[dict]) -> dict:
     """The ladder after `events`. The players are copied once for the whole run, not once an event: a ladder folded
     from its whole log costs one pass over its events, however many players it has."""
     if not events:
+        if state is None:
+            raise ValueError("a ladder's log opens with match_rated")
         return state
     first = events[0]["data"]
     state = state or {"ladder": first["ladder"], "version": 0, "players": {}}

@@ -34,24 +34,32 @@ own policy): the match waits, dealing nothing, until every invited seat is accep
 `invited_until` (ms since the epoch) passing with a seat still invited, cancels it. A canceled match ends like an
 aborted one, before any card was dealt: `{"winners": [], "scores": {}, "canceled": {"reason", "seats"}}`.
 
+The events' data and what a match is created from are typed in domain/lifecycle.py.
+
 Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes from Rng.derive(seed, label)
 (see domain/rng.py), and the seed and salt are revealed in match_finished.
 """
 import hashlib
+from typing import Final
 
 from domain import clock, ladder
 from domain.errors import InvalidSetup
 from domain.games import get_game
 from domain.bots import BOTS, bot_options
-from domain.protocol import require
+from domain import lifecycle
+from domain.lifecycle import (CancelReason, ClockSpec, Invitation, MatchCreated, OperatorAborted, Seat, SeatEventKind,
+                              SeatJoined, SeatSpec, SeedSource)
+from domain.protocol import require, started
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
-SERVER_SEED, CLIENT_SEED = "server", "client"  # seed_source: who chose the seed
+SERVER_SEED: Final = "server"  # seed_source: who chose the seed
+CLIENT_SEED: Final = "client"
 MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "seat_accepted", "seat_declined", "match_canceled",
                 "moved", "seat_resigned", "turn_timed_out", "seat_forfeited", "match_aborted",
                 "match_finished")  # public; the rest are the game's
-DECLINED, EXPIRED = "declined", "expired"  # why a match was canceled
+DECLINED: Final = "declined"  # why a match was canceled
+EXPIRED: Final = "expired"
 RESIGNED, FORFEITED = "resigned", "forfeited"
 
 
@@ -60,37 +68,41 @@ def commitment(seed: str, salt: str) -> str:
 
 
 # --- decide -----------------------------------------------------------------------------------------
-def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str, seed_source: str,
-           owner: str | None = None, clock_spec: dict | None = None, invitation: dict | None = None,
-           rated: bool = False) -> list[dict]:
+def create(game_id: str, options: dict, seats: list[SeatSpec], seed_commitment: str, seed_source: SeedSource,
+           owner: str | None = None, clock_spec: ClockSpec | None = None,
+           invitation: Invitation | None = None, rated: bool = False) -> list[dict]:
     """`rated`: the match counts on its ladder (domain/ladder.py), which only some matches may.
     `seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
     `seats[i]["invited"]`; `owner` is the creator's account, if the creator showed one; `clock_spec` the turn
     clock asked for (None: no clock); `invitation` {by: {account, name}, until: ms} when a seat is invited."""
     game = get_game(game_id)
     checked = game.options(options, len(seats))
-    timed = {"clock": clock.spec(clock_spec)} if clock_spec is not None else {}
+    timer = clock.spec(dict(clock_spec)) if clock_spec is not None else None
     seated = [_seat(spec, i) for i, spec in enumerate(seats)]
     accounts = [seat["account"] for seat in seated if "account" in seat]
     if len(set(accounts)) < len(accounts):
         raise InvalidSetup("account_seated_twice", "an account holds one seat of a match at most")
     if seed_source == CLIENT_SEED:
         check_seed_owner_plays_every_human_seat(seated, owner)
-    # the owner of a client seed is logged, so that the verifier can check the seed rule as it was applied
-    owned = {"owner": owner} if seed_source == CLIENT_SEED and owner else {}
     invited = any(seat.get("invited") for seat in seated)
     if invited and invitation is None:
         raise InvalidSetup("invitation_required", "an invited seat needs who invites and until when")
-    invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
-    if rated:
+    created: MatchCreated = {"game": game_id, "options": checked, "seats": seated, "commitment": seed_commitment,
+                             "seed_source": seed_source}
+    if seed_source == CLIENT_SEED and owner:
+        # the owner of a client seed is logged, so that the verifier can check the seed rule as it was applied
+        created["owner"] = owner
+    if timer is not None:
+        created["clock"] = timer
+    if invited and invitation:
+        created["invited_by"], created["invited_until"] = invitation["by"], invitation["until"]
+    if rated:  # absent when unrated: the logs of before rating stay the same
         ladder.check_rated(seated, clock_spec is not None, seed_source == SERVER_SEED)
-    return [{"type": "match_created", "data": {
-        "game": game_id, "options": checked, "seats": seated,
-        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed, **invitations,
-        **({"rated": True} if rated else {})}}]  # absent when unrated: the logs of before rating stay the same
+        created["rated"] = True
+    return [lifecycle.event("match_created", created)]
 
 
-def check_seed_owner_plays_every_human_seat(seats: list[dict], owner: str | None = None) -> None:
+def check_seed_owner_plays_every_human_seat(seats: list[Seat], owner: str | None = None) -> None:
     """The fairness rule for a seed the client chose (docs/fairness.md): whoever knows the seed knows every
     hidden card, so it may only decide cards hidden from the seed's owner. Every seat must be the owner's
     (a named seat: the creator gets its token) or a bot (played by the server from its view alone); an open
@@ -104,18 +116,26 @@ def check_seed_owner_plays_every_human_seat(seats: list[dict], owner: str | None
                            f"fill every seat with your own players or bots")
 
 
-def _seat(spec: dict, index: int) -> dict:
+def _seat(spec: SeatSpec, index: int) -> Seat:
     if spec.get("open"):
         return {"name": None, "bot": None, "open": True}
-    if spec.get("bot") is not None:
-        options = bot_options(spec["bot"], spec.get("bot_options") or {})
-        return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False,
-                **({"bot_options": options} if options else {})}
-    if not spec.get("name"):
+    bot = spec.get("bot")
+    if bot is not None:
+        options = bot_options(bot, spec.get("bot_options") or {})
+        botted: Seat = {"name": spec.get("name") or f"{bot} bot", "bot": bot, "open": False}
+        if options:
+            botted["bot_options"] = options
+        return botted
+    name = spec.get("name")
+    if not name:
         raise InvalidSetup("invalid_seat", f"seat {index}: give a name, a bot or open: true")
-    account = {"account": spec["account"]} if spec.get("account") else {}
-    invited = {"invited": True} if spec.get("account") and spec.get("invited") else {}
-    return {"name": spec["name"], "bot": None, "open": False, **account, **invited}
+    seat: Seat = {"name": name, "bot": None, "open": False}
+    account = spec.get("account")
+    if account:
+        seat["account"] = account
+        if spec.get("invited"):
+            seat["invited"] = True
+    return seat
 
 
 def open_events(state: dict, seed: str) -> list[dict]:
@@ -132,8 +152,10 @@ def join(state: dict, name: str, seed: str, account: str | None = None) -> tuple
     if account is not None and any(s.get("account") == account for s in state["seats"]):
         raise InvalidSetup("account_already_seated", "this account holds a seat of this match already")
     seat = next(i for i, s in enumerate(state["seats"]) if s["open"])
-    joined = [{"type": "seat_joined", "data": {"seat": seat, "name": name,
-                                               **({"account": account} if account else {})}}]
+    data: SeatJoined = {"seat": seat, "name": name}
+    if account:
+        data["account"] = account
+    joined = [lifecycle.event("seat_joined", data)]
     return seat, joined + open_events(evolve_all(state, joined), seed)
 
 
@@ -143,20 +165,20 @@ def leave(state: dict, seat: int) -> list[dict]:
         raise InvalidSetup("match_started", "a seat can be left only while the match waits for its open seats")
     if state["seats"][seat].get("invited"):
         raise InvalidSetup("seat_invited", "an invited seat is declined, not left")
-    return [{"type": "seat_left", "data": {"seat": seat}}]
+    return [lifecycle.event("seat_left", {"seat": seat})]
 
 
 def accept(state: dict, seat: int, seed: str) -> list[dict]:
     """The invited account takes its seat; the deal follows when it was the last seat awaited."""
     _require_invited(state, seat)
-    accepted = [{"type": "seat_accepted", "data": {"seat": seat}}]
+    accepted = [lifecycle.event("seat_accepted", {"seat": seat})]
     return accepted + open_events(evolve_all(state, accepted), seed)
 
 
 def decline(state: dict, seat: int, seed: str, salt: str) -> list[dict]:
     """The invited account refuses its seat: the match is canceled."""
     _require_invited(state, seat)
-    return [{"type": "seat_declined", "data": {"seat": seat}}] + _canceled(DECLINED, [seat], seed, salt)
+    return [lifecycle.event("seat_declined", {"seat": seat})] + _canceled(DECLINED, [seat], seed, salt)
 
 
 def expire_invitations(state: dict, now: int, seed: str, salt: str) -> list[dict]:
@@ -171,9 +193,9 @@ def _require_invited(state: dict, seat: int) -> None:
         raise InvalidSetup("not_invited", "this seat has no invitation pending (accepted, declined, or canceled)")
 
 
-def _canceled(reason: str, seats: list[int], seed: str, salt: str) -> list[dict]:
+def _canceled(reason: CancelReason, seats: list[int], seed: str, salt: str) -> list[dict]:
     canceled = {"winners": [], "scores": {}, "canceled": {"reason": reason, "seats": seats}}
-    return [{"type": "match_canceled", "data": {"reason": reason, "seats": seats}}, _finished(canceled, seed, salt)]
+    return [lifecycle.event("match_canceled", {"reason": reason, "seats": seats}), _finished(canceled, seed, salt)]
 
 
 def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dict]:
@@ -184,7 +206,7 @@ def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dic
     game_state = state["game_state"]
     for event in events:
         game_state = game.evolve(game_state, event)
-    events = [{"type": "moved", "data": {"seat": seat, "move": move}}] + events
+    events = [lifecycle.event("moved", {"seat": seat, "move": move})] + events
     result = game.outcome(game_state)
     if result is not None:
         events = events + [_finished(_with_out_seats(state, result), seed, salt)]
@@ -204,10 +226,10 @@ def time_out(state: dict, seat: int, now: int, seed: str, salt: str) -> list[dic
     require(state["status"] == ACTIVE, "match_not_active", "the match is not going on")
     require(state.get("clock") is not None and seat in clock.due(state["clock"], now), "not_timed_out",
             f"seat {seat} has time left")
-    timed_out = [{"type": "turn_timed_out", "data": {"seat": seat, "version": state["version"]}}]
+    timed_out = [lifecycle.event("turn_timed_out", {"seat": seat, "version": state["version"]})]
     if clock.aborts(state["clock"], seat):
         aborted = {"winners": [], "scores": {}, "aborted": {"seat": seat, "reason": "first_move_timeout"}}
-        return timed_out + [{"type": "match_aborted", "data": {"seat": seat}}, _finished(aborted, seed, salt)]
+        return timed_out + [lifecycle.event("match_aborted", {"seat": seat}), _finished(aborted, seed, salt)]
     after = evolve_all(state, timed_out)
     if state["clock"]["spec"]["on_timeout"] == clock.FORFEIT:
         return timed_out + _out(after, seat, "seat_forfeited", seed, salt)
@@ -217,8 +239,8 @@ def time_out(state: dict, seat: int, now: int, seed: str, salt: str) -> list[dic
 def abort(state: dict, reason: str, seed: str, salt: str) -> list[dict]:
     """The operator stops a match that has not ended (a broken or abusive one): it ends with no result."""
     require(state["status"] != FINISHED, "match_finished", "the match is over")
-    aborted = {"by": "operator", "reason": reason}
-    return [{"type": "match_aborted", "data": aborted},
+    aborted: OperatorAborted = {"by": "operator", "reason": reason}
+    return [lifecycle.event("match_aborted", aborted),
             _finished({"winners": [], "scores": {}, "aborted": aborted}, seed, salt)]
 
 
@@ -228,8 +250,8 @@ def substitute_move(state: dict, seat: int, seed: str) -> dict:
     return BOTS["greedy"].policy(get_game(state["game"]), view(state, seat), seat, legal_moves(state, seat), rng)
 
 
-def _out(state: dict, seat: int, kind: str, seed: str, salt: str) -> list[dict]:
-    events = [{"type": kind, "data": {"seat": seat}}]
+def _out(state: dict, seat: int, kind: SeatEventKind, seed: str, salt: str) -> list[dict]:
+    events = [lifecycle.event(kind, {"seat": seat})]
     still_in = seats_in(evolve_all(state, events))
     if len(still_in) < 2:
         result = _with_out_seats(evolve_all(state, events), {"winners": still_in, "scores": {}})
@@ -246,7 +268,7 @@ def _with_out_seats(state: dict, result: dict) -> dict:
 
 
 def _finished(result: dict, seed: str, salt: str) -> dict:
-    return {"type": "match_finished", "data": {"result": result, "seed": seed, "salt": salt}}
+    return lifecycle.event("match_finished", {"result": result, "seed": seed, "salt": salt})
 
 
 # --- evolve -----------------------------------------------------------------------------------------
@@ -256,7 +278,7 @@ def evolve(state: dict | None, event: dict) -> dict:
         timer = clock.start(data["clock"], len(data["seats"])) if "clock" in data else None
         return {**data, "status": WAITING, "version": 1, "game_state": None, "result": None,
                 "seed": None, "salt": None, "clock": timer, "out": {}}
-    state = _evolve(state, event)
+    state = _evolve(started(state, event), event)
     if state.get("clock") and "time" in event:  # a stored event: its time moves the clock
         state = {**state, "clock": _tick(state, event)}
     return state
@@ -306,6 +328,8 @@ def _evolve(state: dict, event: dict) -> dict:
 def evolve_all(state: dict | None, events: list[dict]) -> dict:
     for event in events:
         state = evolve(state, event)
+    if state is None:
+        raise ValueError("a match's log opens with match_created")
     return state
 
 

@@ -20,14 +20,21 @@
 States, events and moves are JSON values (dicts, lists, str, int, bool, None), so a state can be stored
 as a snapshot and an event appended to the log as it is. An event is {"type": str, "data": dict}.
 In redacted events and views a card that the seat may not see is `None`.
+
+`Game` below states the same as a typing.Protocol: domain/games/__init__.py registers each module as a `Game`,
+so mypy (make lint) checks every module's names and signatures against it.
 """
 import math
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from domain.errors import IllegalMove, InvalidSetup
+from domain.simulation import Simulation
 
 Move = dict[str, Any]
+T = TypeVar("T")
 
 _JSON_TYPES = {"integer": int, "string": str, "boolean": bool}
 
@@ -91,6 +98,49 @@ class GameInfo:
 INTEGER = {"type": "integer"}
 BOOLEAN = {"type": "boolean"}
 STRING = {"type": "string"}
+
+
+class Draws(Protocol):
+    """The draws a deal and a move may make: domain.rng.Rng in a match (so a verifier can replay them), a faster
+    generator in a search's playouts (domain.bots.ismcts.FastRng)."""
+
+    def below(self, n: int) -> int: ...
+
+    def shuffled(self, items: Sequence[T]) -> list[T]: ...
+
+    def choice(self, items: Sequence[T]) -> T: ...
+
+
+class Game(Protocol):
+    """A game module (the module docstring above says what each name does)."""
+    INFO: GameInfo
+    __name__: str  # the module's: its rules page (docs/games/<module>.md, api/docs.py) is named after it
+
+    def options(self, raw: dict, player_count: int) -> dict: ...
+
+    def deal(self, options: dict, player_count: int, rng: Draws) -> list[dict]: ...
+
+    def evolve(self, state: dict | None, event: dict) -> dict: ...
+
+    def decide(self, state: dict, seat: int, move: dict, rng: Draws) -> list[dict]: ...
+
+    def legal_moves(self, state: dict, seat: int) -> list[dict]: ...
+
+    def to_act(self, state: dict) -> list[int]: ...
+
+    def view(self, state: dict, seat: int | None) -> dict: ...
+
+    def redact(self, event: dict, seat: int | None) -> dict: ...
+
+    def outcome(self, state: dict) -> dict | None: ...
+
+    def determinize(self, view: dict, seat: int, rng: random.Random) -> dict: ...
+
+    def greedy(self, view: dict, seat: int, moves: list[dict], rng: random.Random) -> dict: ...
+
+    def evaluate(self, state: dict, seat: int) -> float: ...
+
+    def simulation(self, state: dict) -> Simulation: ...
 
 
 def one_of(*choices) -> dict:
@@ -191,9 +241,23 @@ def _is_type(value: Any, type_name: str) -> bool:
     return isinstance(value, expected) and not (expected is int and isinstance(value, bool))
 
 
+def started(state: dict | None, event: dict) -> dict:
+    """The state that an event other than a log's first one evolves: a log always opens with its first event."""
+    if state is None:
+        raise ValueError(f"a log cannot open with {event['type']!r}")
+    return state
+
+
 def require(condition: bool, reason: str, message: str) -> None:
     if not condition:
         raise IllegalMove(reason, message)
+
+
+def required(value: T | None, reason: str, message: str) -> T:
+    """The value, which the move needs: None is an illegal move."""
+    if value is None:
+        raise IllegalMove(reason, message)
+    return value
 
 
 def next_seat(seat: int, player_count: int, step: int = 1) -> int:

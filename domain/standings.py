@@ -47,8 +47,9 @@ def standings(state: dict) -> dict:
     points = tournament.points(state)
     per_entrant = defaultdict(list)      # entrant -> shares
     per_deal = defaultdict(list)         # (entrant, deal) -> shares
-    wins = defaultdict(int)
-    pairs = defaultdict(lambda: [0, 0, 0])  # (a, b) with a < b -> [a above, b above, level]
+    wins: defaultdict[int, int] = defaultdict(int)
+    # (a, b) with a < b -> [a above, b above, level]
+    pairs: defaultdict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for table, seated in tournament.played(state):
         placed = tournament.places(table)
         for entrant, share, place in zip(seated, tournament.shares(table), placed):

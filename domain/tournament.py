@@ -32,7 +32,9 @@ from domain import clock, pairing
 from domain.bots import bot_options
 from domain.errors import InvalidSetup
 from domain.games import get_game
+from domain.lifecycle import Invitation
 from domain.match import commitment
+from domain.protocol import started
 from domain.rng import Rng
 
 ROUND_ROBIN, SWISS, DUPLICATE = "round_robin", "swiss", "duplicate"
@@ -55,7 +57,7 @@ def total_matches(format: str, entrants: int, table_size: int, rounds: int, deal
 
 
 # --- decide -----------------------------------------------------------------------------------------
-def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: dict | None = None) -> list[dict]:
+def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: Invitation | None = None) -> list[dict]:
     """`spec`: {name, game, options, format, entrants, table_size, rounds, deals, max_parallel, clock?} with
     each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
     when an entrant is invited. Returns the creation and the first round's pairing."""
@@ -81,7 +83,8 @@ def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: dict 
     invited = any(e.get("invited") for e in checked)
     if invited and invitation is None:
         raise InvalidSetup("invitation_required", "an invited entrant needs who invites and until when")
-    invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
+    invitations = ({"invited_by": invitation["by"], "invited_until": invitation["until"]}
+                   if invited and invitation else {})
     created = {"type": "tournament_created", "data": {
         "name": spec.get("name") or f"{spec['game']} {format.replace('_', ' ')}", "game": spec["game"],
         "options": options, "format": format, "entrants": checked, "table_size": size,
@@ -121,7 +124,7 @@ def pair_round(state: dict, seed: str) -> dict:
     entrants, size = len(state["entrants"]), state["table_size"]
     byes: list[int] = []
     if state["format"] == ROUND_ROBIN:
-        tables = [{"entrants": t} for t in pairing.round_robin(entrants, size)]
+        tables: list[dict] = [{"entrants": t} for t in pairing.round_robin(entrants, size)]
     elif state["format"] == DUPLICATE:
         tables = [{"entrants": t, "deal": d} for d, t in pairing.duplicate(entrants, state["deals"])]
     else:
@@ -215,6 +218,7 @@ def evolve(state: dict | None, event: dict) -> dict:
         waiting = any(e.get("invited") for e in data["entrants"])
         return {**data, "rounds_planned": data["rounds"], "rounds": [], "by_match": {},
                 "status": WAITING if waiting else RUNNING, "version": 1, "seed": None, "salt": None}
+    state = started(state, event)
     state = {**state, "version": state["version"] + 1}
     if kind == "entry_accepted":
         entrants = list(state["entrants"])
@@ -248,6 +252,8 @@ def evolve(state: dict | None, event: dict) -> dict:
 def evolve_all(state: dict | None, events: list[dict]) -> dict:
     for event in events:
         state = evolve(state, event)
+    if state is None:
+        raise ValueError("a tournament's log opens with tournament_created")
     return state
 
 

@@ -1,4 +1,6 @@
-"""The event store protocol. Both implementations pass tests/contract/test_eventstore_contract.py."""
+"""The event store's ports: the log of each aggregate (Log), following logs live (LogTail), the catalogs (Catalog),
+the janitor's notes (JanitorNotes) and a finished match's retention (Archive). EventStore is all of them, which the
+Redis, Redis Cluster and in-memory stores implement; each passes tests/contract/test_eventstore_contract.py."""
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
@@ -21,7 +23,7 @@ class Snapshot:
 
 @dataclass
 class Loaded:
-    """A match as read in one go: its metadata, the latest snapshot at or before the version asked
+    """An aggregate as read in one go: its metadata, the latest snapshot at or before the version asked
     for, and the events after that snapshot."""
     meta: dict[str, str]
     snapshot: Snapshot | None
@@ -48,13 +50,16 @@ class Duplicate:
 
 class VersionConflict(Exception):
     def __init__(self, current: int):
-        super().__init__(f"the match is at version {current}")
+        super().__init__(f"the log is at version {current}")
         self.current = current
 
 
-class EventStore(ABC):
+class Log(ABC):
+    """The log port, what service/repository.py needs: each aggregate is a stream of events (a match's is its id, a
+    tournament's "t:<id>"), with its meta, its snapshots and its idempotency records beside it."""
+
     @abstractmethod
-    def append(self, match_id: str, expected: Head, events: list[dict], *, meta: dict[str, str] | None = None,
+    def append(self, stream: str, expected: Head, events: list[dict], *, meta: dict[str, str] | None = None,
                idempotency: tuple[str, str] | None = None, time: str | None = None,
                snapshot: dict | None = None) -> Appended | Duplicate:
         """Append all events after `expected` or none. Raises VersionConflict if the log is not at
@@ -65,19 +70,34 @@ class EventStore(ABC):
         `snapshot`: the state after these events, kept as the snapshot at the new head in the same step."""
 
     @abstractmethod
-    def load(self, match_id: str, upto: int | None = None, since: int = 0) -> Loaded | None:
+    def load(self, stream: str, upto: int | None = None, since: int = 0) -> Loaded | None:
         """Meta, latest snapshot at or before `upto` (default: the end) and the events after it up to `upto`.
         `since`: the version of a state the caller holds; when no snapshot up to `upto` is later than it, no
         snapshot is returned and the events start after `since` (the caller folds them onto its own state)."""
 
     @abstractmethod
-    def read(self, match_id: str, after: int = 0, upto: int | None = None) -> list[dict]:
+    def read(self, stream: str, after: int = 0, upto: int | None = None) -> list[dict]:
         """The stored events with after < version <= upto."""
 
     @abstractmethod
+    def meta(self, stream: str) -> dict[str, str] | None: ...
+
+    @abstractmethod
+    def metas(self, streams: list[str]) -> list[dict[str, str] | None]:
+        """The meta of each stream, in one round trip."""
+
+    @abstractmethod
+    def recall(self, stream: str, key: str) -> str | None:
+        """What was remembered under an idempotency key, if anything."""
+
+
+class LogTail(ABC):
+    """Following logs as they grow: what the stream hub (service/hub.py) waits on."""
+
+    @abstractmethod
     def tail(self, after: dict[str, int], timeout: float) -> dict[str, list[dict]]:
-        """Wait up to `timeout` seconds until any of the logs named in `after` (match id -> version) has
-        events past its version; return them, by match id (only the logs that have some). Returns at
+        """Wait up to `timeout` seconds until any of the logs named in `after` (stream -> version) has
+        events past its version; return them, by stream (only the logs that have some). Returns at
         once if some are already there; returns {} on timeout or when `wake` is called meanwhile."""
 
     @abstractmethod
@@ -85,16 +105,14 @@ class EventStore(ABC):
         """End a `tail` of this store object that is waiting (or the next one, if none is), so its
         caller can wait again on other logs."""
 
-    @abstractmethod
-    def meta(self, match_id: str) -> dict[str, str] | None: ...
+
+class Catalog(ABC):
+    """The catalogs beside the logs: the matches newest first (by game, by status), another aggregate's in its own
+    `catalog` (the tournaments'). Kept a superset of the truth: readers check the metas."""
 
     @abstractmethod
-    def recall(self, match_id: str, key: str) -> str | None:
-        """What was remembered under an idempotency key, if anything."""
-
-    @abstractmethod
-    def index(self, match_id: str, game: str, catalog: str = "matches") -> None:
-        """List the match in the catalog of matches (newest first); another aggregate in its own `catalog`."""
+    def index(self, aggregate_id: str, game: str, catalog: str = "matches") -> None:
+        """List the aggregate in its catalog (newest first): a match in the catalog of matches."""
 
     @abstractmethod
     def list_status(self, match_id: str, game: str, status: str) -> None:
@@ -105,14 +123,15 @@ class EventStore(ABC):
     def unlist_status(self, match_id: str, game: str, status: str) -> None: ...
 
     @abstractmethod
-    def metas(self, match_ids: list[str]) -> list[dict[str, str] | None]:
-        """The meta of each match, in one round trip."""
-
-    @abstractmethod
     def matches(self, game: str | None, before: int | None, limit: int,
                 status: str | None = None, catalog: str = "matches") -> list[tuple[int, str]]:
         """(position, id) of listed matches (under `status` if given), newest first, with position < before;
         of another `catalog` (no status there)."""
+
+
+class JanitorNotes(ABC):
+    """What the janitor reads to make up for lost work (workers/janitor.py): the matches awaiting a bot, and the
+    turn clocks' next deadlines."""
 
     @abstractmethod
     def await_bot(self, match_id: str, since: float) -> None:
@@ -135,6 +154,10 @@ class EventStore(ABC):
     def deadlines_passed(self, before: float, limit: int) -> list[tuple[str, float]]:
         """(match, deadline) of the matches whose noted deadline is before `before`, earliest first."""
 
+
+class Archive(ABC):
+    """A finished match's retention: its extras expire, its log is archived (docs/deployment.md)."""
+
     @abstractmethod
     def expire_extras(self, match_id: str, seconds: int) -> None:
         """Let the match's snapshots and idempotency records expire in `seconds`; its log and meta stay."""
@@ -152,3 +175,8 @@ class EventStore(ABC):
         """Move the match's log out of the hot keys into one compressed record (its snapshots and idempotency
         records go; its meta stays, with archived=1) and forget its note; False if there was nothing to
         archive. load, read and meta then answer as before; nothing may be appended any more."""
+
+
+class EventStore(Log, LogTail, Catalog, JanitorNotes, Archive):
+    """Every port at once, as each store implements them: Redis (redis_store.py), Redis Cluster (redis_cluster.py)
+    and in memory (memory.py); a part of the service that needs one port is given it alone."""

@@ -168,7 +168,7 @@ class InMemoryLeaderboardStore(LeaderboardStore):
 
     def due(self, before, limit):
         with self._lock:
-            return sorted((m for m, since in self._due.items() if since < before), key=self._due.get)[:limit]
+            return sorted((m for m, since in self._due.items() if since < before), key=lambda match_id: self._due[match_id])[:limit]
 
     def done(self, match_id):
         with self._lock:

@@ -27,44 +27,44 @@ class InMemoryEventStore(EventStore):
         self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
         self._archive_due: dict[str, float] = {}
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
+    def append(self, stream, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
         with self._lock:
-            if idempotency and idempotency[0] in self._idempotency[match_id]:
-                return Duplicate(self._idempotency[match_id][idempotency[0]])
-            log = self._events[match_id]
+            if idempotency and idempotency[0] in self._idempotency[stream]:
+                return Duplicate(self._idempotency[stream][idempotency[0]])
+            log = self._events[stream]
             current = Head(len(log), log[-1]["hash"] if log else GENESIS)
             if current != expected:
                 raise VersionConflict(current.version)
             stored = seal(events, expected.version, expected.hash, time or self._clock())
             log.extend(stored)
             head = Head(len(log), log[-1]["hash"])
-            self._meta.setdefault(match_id, {}).update({**(meta or {}), "version": str(head.version),
+            self._meta.setdefault(stream, {}).update({**(meta or {}), "version": str(head.version),
                                                         "head": head.hash})
             if idempotency:
-                self._idempotency[match_id][idempotency[0]] = idempotency[1]
+                self._idempotency[stream][idempotency[0]] = idempotency[1]
             if snapshot is not None:
                 # stored as JSON, as Redis does, so a state that does not survive JSON fails here too
                 kept = codec.loads(codec.dumps(snapshot))
-                self._snapshots[match_id].append(Snapshot(head.version, head.hash, kept))
+                self._snapshots[stream].append(Snapshot(head.version, head.hash, kept))
             self._changed.notify_all()
             return Appended(stored, head)
 
-    def load(self, match_id, upto=None, since=0):
+    def load(self, stream, upto=None, since=0):
         with self._lock:
-            if match_id not in self._meta:
+            if stream not in self._meta:
                 return None
-            log = self._events[match_id]
+            log = self._events[stream]
             upto = len(log) if upto is None else upto
-            snapshot = max((s for s in self._snapshots[match_id] if s.version <= upto),
+            snapshot = max((s for s in self._snapshots[stream] if s.version <= upto),
                            key=lambda s: s.version, default=None)
             if snapshot is None or snapshot.version <= since:
                 snapshot = None
             start = snapshot.version if snapshot else since
-            return Loaded(dict(self._meta[match_id]), snapshot, list(log[start:upto]))
+            return Loaded(dict(self._meta[stream]), snapshot, list(log[start:upto]))
 
-    def read(self, match_id, after=0, upto=None):
+    def read(self, stream, after=0, upto=None):
         with self._lock:
-            return list(self._events[match_id][after:upto])
+            return list(self._events[stream][after:upto])
 
     def tail(self, after, timeout):
         deadline = time.monotonic() + timeout
@@ -82,18 +82,18 @@ class InMemoryEventStore(EventStore):
             self._woken = True
             self._changed.notify_all()
 
-    def meta(self, match_id):
+    def meta(self, stream):
         with self._lock:
-            return dict(self._meta[match_id]) if match_id in self._meta else None
+            return dict(self._meta[stream]) if stream in self._meta else None
 
-    def recall(self, match_id, key):
+    def recall(self, stream, key):
         with self._lock:
-            return self._idempotency[match_id].get(key)
+            return self._idempotency[stream].get(key)
 
-    def index(self, match_id, game, catalog="matches"):
+    def index(self, aggregate_id, game, catalog="matches"):
         with self._lock:
             listed = self._listed if catalog == "matches" else self._catalogs[catalog]
-            listed[match_id] = (len(listed) + 1, game)
+            listed[aggregate_id] = (len(listed) + 1, game)
 
     def list_status(self, match_id, game, status):
         with self._lock:
@@ -104,9 +104,9 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             self._statuses[match_id].discard(status)
 
-    def metas(self, match_ids):
+    def metas(self, streams):
         with self._lock:
-            return [dict(self._meta[m]) if m in self._meta else None for m in match_ids]
+            return [dict(self._meta[m]) if m in self._meta else None for m in streams]
 
     def matches(self, game, before, limit, status=None, catalog="matches"):
         with self._lock:
@@ -152,7 +152,7 @@ class InMemoryEventStore(EventStore):
     def archives_due(self, before, limit):
         with self._lock:
             return sorted((m for m, due in self._archive_due.items() if due < before),
-                          key=self._archive_due.get)[:limit]
+                          key=self._archive_due.__getitem__)[:limit]
 
     def archive(self, match_id):
         with self._lock:

@@ -17,6 +17,8 @@ class WindowQuota:
         self._name = name
 
     def take(self, who: str) -> float | None:
+        if self._windows is None:
+            return None
         for limit in self._limits:
             if not self._windows.hit(limit, self._name, who):
                 return max(0.0, self._windows.get_window_stats(limit, self._name, who).reset_time - time.time())

@@ -38,11 +38,11 @@ class ClusterEventStore(RedisEventStore):
         self._rescan_at = 0.0
         self._followed: set[str] = set()  # the logs the previous tail was asked for
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
-        outcome = super().append(match_id, expected, events, meta=meta, idempotency=idempotency, time=time,
+    def append(self, stream, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
+        outcome = super().append(stream, expected, events, meta=meta, idempotency=idempotency, time=time,
                                  snapshot=snapshot)
         if isinstance(outcome, Appended) and outcome.events:
-            self._redis.xadd(CHANGES, {"m": match_id}, maxlen=CHANGES_KEPT, approximate=True)
+            self._redis.xadd(CHANGES, {"m": stream}, maxlen=CHANGES_KEPT, approximate=True)
         return outcome
 
     def _run_append(self, keys, args):
@@ -77,7 +77,7 @@ class ClusterEventStore(RedisEventStore):
             return found
         answer = self._redis.xread({CHANGES: self._changes_seen, self._wake_key: self._wake_seen},
                                    count=TAIL_COUNT, block=max(1, int(timeout * 1000)))
-        changed = set()
+        changed: set[str] = set()
         for stream, entries in answer or []:
             if stream == self._wake_key:
                 self._wake_seen = entries[-1][0]

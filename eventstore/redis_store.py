@@ -109,9 +109,9 @@ def _socket_timeout(client) -> float | None:
     return pool.connection_class(**pool.connection_kwargs).socket_timeout
 
 
-def keys(match_id: str) -> tuple[str, str, str, str]:
-    """A match's keys; another aggregate's id names its kind, "<kind>:<id>" (a tournament's is "t:<id>")."""
-    tag = f"cr:{{{match_id}}}" if ":" in match_id else f"cr:{{m:{match_id}}}"
+def keys(stream: str) -> tuple[str, str, str, str]:
+    """A stream's keys: a match's id; another aggregate's names its kind, "<kind>:<id>" (a tournament's "t:<id>")."""
+    tag = f"cr:{{{stream}}}" if ":" in stream else f"cr:{{m:{stream}}}"
     return f"{tag}:events", f"{tag}:meta", f"{tag}:snaps", f"{tag}:idem"
 
 
@@ -136,10 +136,10 @@ class RedisEventStore(EventStore):
         socket_timeout = _socket_timeout(client)
         self._longest_block = socket_timeout * SOCKET_MARGIN if socket_timeout else None
 
-    def append(self, match_id, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
+    def append(self, stream, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
         stored = seal(events, expected.version, expected.hash, time or self._clock())
         head = Head(expected.version + len(stored), stored[-1]["hash"] if stored else expected.hash)
-        events_key, meta_key, snaps_key, idem_key = keys(match_id)
+        events_key, meta_key, snaps_key, idem_key = keys(stream)
         key, record = idempotency or ("", "")
         kept = "" if snapshot is None else codec.dumps({"version": head.version, "hash": head.hash, "state": snapshot})
         meta_pairs = [item for pair in (meta or {}).items() for item in pair]
@@ -171,8 +171,8 @@ class RedisEventStore(EventStore):
         """A pipeline on one connection to the Redis serving `key`."""
         return self._redis.pipeline(transaction=False)
 
-    def load(self, match_id, upto=None, since=0):
-        events_key, meta_key, snaps_key, _ = keys(match_id)
+    def load(self, stream, upto=None, since=0):
+        events_key, meta_key, snaps_key, _ = keys(stream)
         found = self._load(keys=[events_key, meta_key, snaps_key], args=["" if upto is None else upto, since])
         if not found:
             return None
@@ -180,24 +180,24 @@ class RedisEventStore(EventStore):
         meta = dict(zip(flat_meta[::2], flat_meta[1::2]))
         if meta.get("archived"):
             upto = int(meta["version"]) if upto is None else upto
-            return Loaded(meta, None, [e for e in self._archived(match_id) if since < e["version"] <= upto])
+            return Loaded(meta, None, [e for e in self._archived(stream) if since < e["version"] <= upto])
         snapshot = None
         if snap:
             raw = codec.loads(snap[0])
             snapshot = Snapshot(raw["version"], raw["hash"], raw["state"])
         return Loaded(meta, snapshot, [codec.loads(fields[1]) for _, fields in entries])
 
-    def read(self, match_id, after=0, upto=None):
+    def read(self, stream, after=0, upto=None):
         end = "+" if upto is None else f"{upto}-0"
-        entries = self._redis.xrange(keys(match_id)[0], f"({after}-0" if after else "-", end)
+        entries = self._redis.xrange(keys(stream)[0], f"({after}-0" if after else "-", end)
         if not entries:  # nothing new, or an archived match
-            return [e for e in self._archived(match_id)
+            return [e for e in self._archived(stream)
                     if after < e["version"] and (upto is None or e["version"] <= upto)]
         return [codec.loads(fields["e"]) for _, fields in entries]
 
-    def _archived(self, match_id: str) -> list[dict]:
+    def _archived(self, stream: str) -> list[dict]:
         """An archived match's log ([] if it is not archived)."""
-        packed = self._redis.execute_command("GET", archive_key(match_id), **{NEVER_DECODE: True})
+        packed = self._redis.execute_command("GET", archive_key(stream), **{NEVER_DECODE: True})
         return codec.loads(zlib.decompress(packed)) if packed else []
 
     def tail(self, after, timeout):
@@ -221,17 +221,17 @@ class RedisEventStore(EventStore):
         pipe.pexpire(self._wake_key, WAKE_TTL_MS)
         pipe.execute()
 
-    def meta(self, match_id):
-        return self._redis.hgetall(keys(match_id)[1]) or None
+    def meta(self, stream):
+        return self._redis.hgetall(keys(stream)[1]) or None
 
-    def recall(self, match_id, key):
-        return self._redis.hget(keys(match_id)[3], key)
+    def recall(self, stream, key):
+        return self._redis.hget(keys(stream)[3], key)
 
-    def index(self, match_id, game, catalog="matches"):
+    def index(self, aggregate_id, game, catalog="matches"):
         position = self._redis.incr(f"cr:{catalog}:seq")
         pipe = self._redis.pipeline(transaction=False)
-        pipe.zadd(f"cr:{catalog}", {match_id: position})
-        pipe.zadd(f"cr:{catalog}:game:{game}", {match_id: position})
+        pipe.zadd(f"cr:{catalog}", {aggregate_id: position})
+        pipe.zadd(f"cr:{catalog}:game:{game}", {aggregate_id: position})
         pipe.execute()
 
     def list_status(self, match_id, game, status):
@@ -249,10 +249,10 @@ class RedisEventStore(EventStore):
             pipe.zrem(listing, match_id)
         pipe.execute()
 
-    def metas(self, match_ids):
+    def metas(self, streams):
         pipe = self._redis.pipeline(transaction=False)
-        for match_id in match_ids:
-            pipe.hgetall(keys(match_id)[1])
+        for stream in streams:
+            pipe.hgetall(keys(stream)[1])
         return [meta or None for meta in pipe.execute()]
 
     def matches(self, game, before, limit, status=None, catalog="matches"):

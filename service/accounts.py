@@ -11,6 +11,7 @@ import re
 import secrets
 import uuid
 
+from domain.lifecycle import SeatSpec
 from eventstore.accounts import AccountStore
 from eventstore.clock import utc_now
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
@@ -173,11 +174,11 @@ def challenges(account: dict):
     return json.loads(account["challenges"]) if account.get("challenges") else DEFAULT_CHALLENGES
 
 
-def named_by(account: dict, owner: dict | None) -> dict:
+def named_by(account: dict, owner: dict | None) -> SeatSpec:
     """The seat or entry {name, account, invited?} of `account` named in a match or tournament that `owner` (the
     caller's account, None without a key) creates: its own account is seated; another is invited, or seated at
     once, or refused, as that account's policy says; naming one without a key is refused."""
-    named = {"name": account["name"], "account": account["id"]}
+    named: SeatSpec = {"name": account["name"], "account": account["id"]}
     if owner and owner["id"] == account["id"]:
         return named
     if owner is None:

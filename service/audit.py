@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from domain import clock, match
 from domain.errors import RuleViolation
+from domain.lifecycle import Invitation, SeatSpec
 from eventstore.chain import GENESIS, first_break
 
 EXPORT_FORMAT = "cardroom-export/1"
@@ -68,7 +69,7 @@ def check_chain(events: list[dict], checked: list[str]) -> None:
 def verify_log(events: list[dict], seed: str | None = None, salt: str | None = None) -> Verdict:
     """A whole, unredacted log. The seed and salt come from match_finished, or are given (the server's
     own audit of a match still going on)."""
-    checked = []
+    checked: list[str] = []
     try:
         check_chain(events, checked)
         finished = events[-1]["type"] == "match_finished"
@@ -87,7 +88,7 @@ def verify_log(events: list[dict], seed: str | None = None, salt: str | None = N
 
 def _verify_links(events: list[dict]) -> Verdict:
     """A redacted export: its data cannot be hashed, but its numbering and links must hold."""
-    prev = GENESIS
+    prev: str | None = GENESIS
     for position, event in enumerate(events, start=1):
         if event.get("version") != position:
             return Verdict(False, False, len(events), position, f"expected version {position}")
@@ -167,15 +168,16 @@ def _expect(events: list[dict], start: int, decided: list[dict]) -> int:
     return len(decided)
 
 
-def _seat_spec(seat: dict) -> dict:
+def _seat_spec(seat: dict) -> SeatSpec:
     """The creation request that gives this logged seat."""
     if seat.get("open"):
         return {"open": True}
     if seat.get("bot"):
         return {"bot": seat["bot"], "name": seat["name"], "bot_options": seat.get("bot_options", {})}
-    account = {"account": seat["account"], "invited": seat.get("invited", False)} if seat.get("account") else {}
-    return {"name": seat["name"], **account}
+    if seat.get("account"):
+        return {"name": seat["name"], "account": seat["account"], "invited": seat.get("invited", False)}
+    return {"name": seat["name"]}
 
 
-def _invitation(created: dict) -> dict | None:
+def _invitation(created: dict) -> Invitation | None:
     return {"by": created["invited_by"], "until": created["invited_until"]} if "invited_by" in created else None

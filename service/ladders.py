@@ -18,7 +18,7 @@ from eventstore.base import Appended, EventStore, Head, VersionConflict
 from eventstore.leaderboards import LeaderboardStore
 from service import ratings
 from service.errors import NotFound
-from service.repository import Current, Repository
+from service.repository import NEW, Current, Repository
 
 LADDERS = "ladders"  # the catalog of ladders (the store's catalogs, as tournaments')
 LADDER = "l:"  # a ladder's log is kept beside the matches', under this prefix
@@ -98,7 +98,7 @@ class LadderService:
         try:
             return self._ladders.load(ladder_id)
         except NotFound:
-            return Current({}, None, Head())
+            return NEW
 
     def _project(self, ladder_id: str, version: int) -> None:
         """Writes the rows of the players of the ladder's event at `version`, as the ladder stands now, and their
@@ -166,25 +166,31 @@ class LadderService:
         ladder recorded (none unless the rules of rating changed since)."""
         for match_id in self._boards.due(math.inf, 10_000):
             self.rate_stored(match_id)
-        summary = {"ladders": 0, "matches": 0, "differences": []}
+        ladders, matches, differences = 0, 0, []
         for ladder_id, _ in self._ladder_ids():
-            state, histories = None, defaultdict(list)
+            state: dict | None = None
+            histories: defaultdict[str, list] = defaultdict(list)
             for recorded in self._store.read(ladder_key(ladder_id)):
                 data = recorded["data"]
-                finished = self._matches.load(data["match"]).state
-                entrants = [{**ladder.player(seat), "rank": rank}
-                            for seat, rank in zip(finished["seats"], ladder.ranks(finished))]
-                event = _rated(ladder_id, data["match"], data["at"], entrants, state)
+                event = _rated(ladder_id, data["match"], data["at"], self._entrants(data["match"]), state)
                 state = ladder.evolve(state, event)
                 for seat in event["data"]["seats"]:
                     histories[seat["player"]].append((state["version"], _point(event["data"], seat)))
                 if event["data"] != data:
-                    summary["differences"].append(data["match"])
-                summary["matches"] += 1
+                    differences.append(data["match"])
+                matches += 1
             players = state["players"] if state else {}
             self._boards.replace(ladder_id, [_row(p, standing) for p, standing in players.items()], histories)
-            summary["ladders"] += 1
-        return summary
+            ladders += 1
+        return {"ladders": ladders, "matches": matches, "differences": differences}
+
+    def _entrants(self, match_id: str) -> list[dict]:
+        """The rated players of a match on its ladder, with their ranks recomputed from its log."""
+        finished = self._matches.load(match_id).state
+        ranked = ladder.ranks(finished)
+        if ranked is None:
+            raise ValueError(f"match {match_id} is on a ladder but counts for nobody")
+        return [{**ladder.player(seat), "rank": rank} for seat, rank in zip(finished["seats"], ranked)]
 
 
 def _rated(ladder_id: str, match_id: str, at: str, entrants: list[dict], state: dict | None) -> dict:

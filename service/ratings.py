@@ -4,6 +4,8 @@ ladder's players.
 openskill is pure Python but not the standard library, which domain/ may not import (docs/architecture.md),
 so the ratings are computed here from the domain's recorded tables, in the order they were played.
 """
+from collections.abc import Sequence
+
 from openskill.models import PlackettLuce
 
 from domain import tournament
@@ -16,17 +18,17 @@ def ratings(state: dict) -> list[dict]:
     """Each tournament entrant's rating (`shown`), from its recorded tables in pairing order."""
     rated = [MODEL.rating() for _ in state["entrants"]]
     for table, seated in tournament.played(state):
-        teams = MODEL.rate([[rated[e]] for e in seated], ranks=tournament.places(table))
+        teams = MODEL.rate([[rated[e]] for e in seated], ranks=[float(place) for place in tournament.places(table)])
         for entrant, (rating,) in zip(seated, teams):
             rated[entrant] = rating
     return [shown(r.mu, r.sigma) for r in rated]
 
 
-def rate(before: list[dict | None], ranks: list[int]) -> list[dict]:
+def rate(before: Sequence[dict | None], ranks: Sequence[float]) -> list[dict]:
     """The {mu, sigma} of each seat after a table that ranked them so (1 best), from its {mu, sigma} before (None: a
     newcomer, openskill's default rating)."""
     teams = [[MODEL.rating() if b is None else MODEL.rating(mu=b["mu"], sigma=b["sigma"])] for b in before]
-    return [{"mu": r.mu, "sigma": r.sigma} for (r,) in MODEL.rate(teams, ranks=ranks)]
+    return [{"mu": r.mu, "sigma": r.sigma} for (r,) in MODEL.rate(teams, ranks=list(ranks))]
 
 
 def initial() -> dict:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from eventstore.base import Appended, Duplicate, EventStore, Head, Loaded
+from eventstore.base import Appended, Duplicate, Head, Log, Loaded
 from service.errors import NotFound
 
 
@@ -27,8 +27,11 @@ class Current:
     head: Head
 
 
+NEW = Current({}, {}, Head())  # an aggregate about to be created: no meta, no state, an empty log
+
+
 class Repository:
-    def __init__(self, store: EventStore, evolve_all: Callable[[dict | None, list[dict]], dict],
+    def __init__(self, store: Log, evolve_all: Callable[[dict | None, list[dict]], dict],
                  missing: Callable[[str], NotFound], key: Callable[[str], str] = str, snapshot_every: int = 0,
                  remembered: int = 0):
         """`missing(id)`: the error for an aggregate that does not exist; `key(id)`: its id in the store (a

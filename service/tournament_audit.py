@@ -23,7 +23,7 @@ def verify_tournament(document: dict) -> Verdict:
     if not isinstance(events, list) or not events or not all(isinstance(e, dict) for e in events):
         return Verdict(False, False, 0, None, "the document has no events")
     matches = {m.get("match_id"): m for m in document.get("matches") or [] if isinstance(m, dict)}
-    checked = []
+    checked: list[str] = []
     try:
         check_chain(events, checked)
         finished = events[-1]["type"] == "tournament_finished"

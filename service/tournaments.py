@@ -17,12 +17,13 @@ import uuid
 
 from domain import clock, match, standings as standings_math, tournament
 from domain.errors import InvalidSetup
-from eventstore.base import EventStore, Head, VersionConflict
+from domain.lifecycle import SeatSpec
+from eventstore.base import EventStore, VersionConflict
 from eventstore.clock import utc_at, utc_now
 from service.accounts import AccountService, named_by
 from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 from service.matches import MatchService
-from service.repository import Current, Repository, tournament_key
+from service.repository import NEW, Current, Repository, tournament_key
 from service.ports import TournamentScheduler
 from service.ratings import ratings
 
@@ -60,8 +61,8 @@ class TournamentService:
                 **({"invitation": json.dumps(invitation)} if invitation else {})}
         for entrant in entrants:  # before the append: an invitation is never lost, only maybe listed for nothing
             if entrant.get("invited"):
-                self._accounts.note_invitation(entrant["account"], tournament_key(tournament_id))
-        appended = self._append(tournament_id, Current({}, None, Head()), events, state, meta)
+                self._require_accounts().note_invitation(entrant["account"], tournament_key(tournament_id))
+        appended = self._append(tournament_id, NEW, events, state, meta)
         self._jobs.schedule(tournament_id, appended.head.version)
         return self.document(tournament_id, state, meta)
 
@@ -91,10 +92,10 @@ class TournamentService:
             events += recorded
             state = tournament.evolve_all(state, recorded)
         for round_number, table in tournament.to_start(state):
-            match_id = self._start_match(tournament_id, state, meta, round_number, table)
-            if match_id is None:
+            new_match_id = self._start_match(tournament_id, state, meta, round_number, table)
+            if new_match_id is None:
                 break  # refused for now (an account at its limit): the janitor tries again
-            started = tournament.start(state, round_number, table, match_id)
+            started = tournament.start(state, round_number, table, new_match_id)
             events += started
             state = tournament.evolve_all(state, started)
         if not events:
@@ -175,15 +176,13 @@ class TournamentService:
                     for n, r in enumerate(state["rounds"], 1)]}
 
     # --- the steps ----------------------------------------------------------------------------------
-    def _entrant(self, spec: dict, owner: dict | None) -> dict:
+    def _entrant(self, spec: SeatSpec, owner: dict | None) -> SeatSpec:
         """An account entrant: the creator's own is entered; another is invited, or entered at once, as its
         policy says (docs/challenges.md)."""
         if not spec.get("account"):
             return spec
-        if self._accounts is None:
-            raise Unprocessable("accounts_unavailable", "this server keeps no accounts")
         try:
-            account = self._accounts.resolve(spec["account"])
+            account = self._require_accounts().resolve(spec["account"])
         except NotFound as missing:  # part of a spec that cannot run, as an unknown bot is
             raise Unprocessable(missing.reason, missing.message) from None
         return named_by(account, owner)
@@ -210,7 +209,7 @@ class TournamentService:
             appended = self._append(tournament_id, current, events, state)
         except VersionConflict:
             raise Conflict("busy", "the tournament changed while answering; try again") from None
-        self._accounts.forget_invitation(account["id"], tournament_key(tournament_id))
+        self._require_accounts().forget_invitation(state["entrants"][entrant]["account"], tournament_key(tournament_id))
         if state["status"] == tournament.RUNNING:
             self._jobs.schedule(tournament_id, appended.head.version)
         return self.document(tournament_id, state, meta)
@@ -226,11 +225,17 @@ class TournamentService:
         except VersionConflict:
             return "stale"
         for entrant in tournament.invited_entrants(state):
-            self._accounts.forget_invitation(state["entrants"][entrant]["account"], tournament_key(tournament_id))
+            self._require_accounts().forget_invitation(state["entrants"][entrant]["account"],
+                                                       tournament_key(tournament_id))
         return "canceled"
 
+    def _require_accounts(self) -> AccountService:
+        if self._accounts is None:
+            raise Unprocessable("accounts_unavailable", "this server keeps no accounts")
+        return self._accounts
+
     def _secrets(self, tournament_id: str) -> tuple[str, str]:
-        meta = self._store.meta(tournament_key(tournament_id))
+        meta = self._tournaments.meta(tournament_id)
         return meta["seed"], meta["salt"]
 
     def _start_match(self, tournament_id: str, state: dict, meta: dict, round_number: int, table: int) -> str | None:
@@ -286,7 +291,7 @@ def with_ratings(state: dict) -> dict:
     return table
 
 
-def _seat(entrant: dict) -> dict:
+def _seat(entrant: dict) -> SeatSpec:
     if entrant.get("account"):
         return {"account": entrant["account"]}
     return {"bot": entrant["bot"], "name": entrant["name"], "bot_options": entrant.get("bot_options", {})}

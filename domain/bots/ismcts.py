@@ -115,7 +115,8 @@ class FastRng(random.Random):
     def below(self, n: int) -> int:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        return self._randbelow(n)
+        # random.Random's own bounded draw (typeshed leaves it out): randrange(n) checks its arguments first
+        return self._randbelow(n)  # type: ignore[attr-defined]
 
     def shuffled(self, items) -> list:
         result = list(items)
@@ -336,7 +337,7 @@ def _descend(game, state: dict, children: dict, seat: int, seats: set, sim: Fast
     state reached. After each move the search goes on in the information set of what the observer then sees
     (its view of the sample), so a card the bot would see turned up splits the tree and its later choices can
     depend on it. The mover's greedy move is expanded first, so a new node starts with the playout's move."""
-    path = []
+    path: list[Node] = []
     while len(path) < depth:
         actors = game.to_act(state)
         if not actors:

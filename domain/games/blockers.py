@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, ViewField, keyed, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, validate_options, win_share)
+                             one_of, parse_move, record, require, started, validate_options, win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -125,6 +125,7 @@ def evolve(state: dict | None, event: dict) -> dict:
     data, kind = event["data"], event["type"]
     if kind == "dealt":
         return _start_game(state, data)
+    state = started(state, event)
     seat = data.get("seat")
     if kind == "took":
         return _took(state, data)

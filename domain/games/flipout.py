@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, validate_options, win_share)
+                             one_of, parse_move, record, require, required, started, validate_options, win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def evolve(state: dict | None, event: dict) -> dict:
     kind, data = event["type"], event["data"]
     if kind == "dealt":
         return _opening(data)
-    return _EVOLVERS[kind](state, data)
+    return _EVOLVERS[kind](started(state, event), data)
 
 
 def _opening(data: dict) -> dict:
@@ -317,9 +317,8 @@ def _swap_event(state: dict, seat: int, target: int, mine: list[int], theirs: li
 
 
 def _decide_score(state: dict, seat: int, move: dict) -> list[dict]:
-    run = find_run([card["inner"] for card in state["holders"][seat]])
-    require(run is not None, "no_set", "you see no run of 4-6 adjacent cards of one colour in your holder")
-    start, count, colour = run
+    start, count, colour = required(find_run([card["inner"] for card in state["holders"][seat]]),
+                                    "no_set", "you see no run of 4-6 adjacent cards of one colour in your holder")
     cards = collected(state["holders"][seat][start:start + count], "inner")
     scored = {"type": "scored", "data": {"seat": seat, "start": start, "count": count, "colour": colour,
                                          "cards": cards}}
@@ -329,9 +328,8 @@ def _decide_score(state: dict, seat: int, move: dict) -> list[dict]:
 def _decide_swipe(state: dict, seat: int, move: dict) -> list[dict]:
     target = move["target"]
     _check_other_seat(state, seat, target)
-    run = find_run([card["outer"] for card in state["holders"][target]])
-    require(run is not None, "no_set", f"you see no run of 4-6 adjacent cards of one colour in seat {target}'s holder")
-    start, count, colour = run
+    start, count, colour = required(find_run([card["outer"] for card in state["holders"][target]]), "no_set",
+                                    f"you see no run of 4-6 adjacent cards of one colour in seat {target}'s holder")
     cards = collected(state["holders"][target][start:start + count], "outer")
     swiped = {"type": "swiped", "data": {"seat": seat, "target": target, "start": start, "count": count,
                                          "colour": colour, "cards": cards}}
@@ -556,13 +554,13 @@ def determinize(view: dict, seat: int, rng) -> dict:
     pool = Counter(card_kind(card) for card in build_deck())
     pool.subtract(card_kind(card) for pile in view["score_piles"] for card in pile)
     unseen = [kind for kind, n in pool.items() for _ in range(n)]
-    slots = [(owner, place, card["inner"] if owner == seat else card["outer"])
+    slots: list[tuple[int | None, int, str]] = [(owner, place, card["inner"] if owner == seat else card["outer"])
              for owner, holder in enumerate(view["holders"]) for place, card in enumerate(holder)]
     if view["deck"]["count"]:
         slots.append((None, 0, view["deck"]["top"]))
     assigned = _match_faces([face for _, _, face in slots], unseen, rng)
     holders = [list(holder) for holder in view["holders"]]
-    deck_top = []
+    deck_top: list[dict] = []
     for (owner, place, face), index in zip(slots, assigned):
         hidden = _other_face(unseen[index], face)
         if owner is None:
@@ -646,7 +644,8 @@ _CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first
 _OUTDONE = -1000  # the value given to a move that a set to take outdoes, instead of weighing it
 
 
-def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[dict]) -> list:
+def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int,
+                   moves: list[dict]) -> list[float]:
     """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
     groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
     (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
@@ -659,7 +658,7 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
     others = [h for h in range(len(faces)) if h != seat]
     if any(takes):  # a set to take is worth 100 or more, any flip, switch, swap or draw 6 * 10 + 4 at most
-        values = [_OUTDONE] * next(i for i, move in enumerate(moves) if move["action"] not in _CHANGES)
+        values: list[float] = [_OUTDONE] * next(i for i, move in enumerate(moves) if move["action"] not in _CHANGES)
     else:
         values = []
         for h, seen in enumerate(faces):
@@ -823,6 +822,7 @@ class FastSimulation(Simulation):
             (inner, outer), cards[place] = cards[place], (down, up)
             self.deck.append((outer, inner))
         elif action == "spend_token":
+            assert self.tokens is not None  # spend_token is legal only with tokens
             self.tokens[seat] -= 1
             self.actions_left += 1
             self.token_spent = True
@@ -831,7 +831,7 @@ class FastSimulation(Simulation):
         else:  # score or swipe: the run goes to the piles, its holder refills
             owner = seat if action == "score" else move["target"]
             seen = 0 if action == "score" else 1
-            start, count, _ = find_run([card[seen] for card in holders[owner]])
+            start, count, _ = required(find_run([card[seen] for card in holders[owner]]), "no_set", "no run")
             run = [(card[seen], card[1 - seen]) for card in holders[owner][start:start + count]]
             del holders[owner][start:start + count]
             if action == "score":

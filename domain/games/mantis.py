@@ -6,14 +6,22 @@ A turn is `score` (flip the top card into your own tank) or `steal` (flip it int
 import sys
 from collections import Counter
 from itertools import combinations
+from typing import TypedDict
 
 from domain.protocol import (INTEGER, Field, GameInfo, Option, ViewField, check_player_count, list_of, next_seat,
-                             named, nullable, one_of, parse_move, record, require, validate_options, win_share)
+                             named, nullable, one_of, parse_move, record, require, started, validate_options,
+                             win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
+class Edition(TypedDict):
+    colours: int  # the first this many of COLOURS
+    players: tuple[int, int]  # the fewest and the most
+
+
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink")
-EDITIONS = {"classic": {"colours": 7, "players": (2, 6)}, "compact": {"colours": 6, "players": (2, 4)}}
+EDITIONS: dict[str, Edition] = {"classic": {"colours": 7, "players": (2, 6)},
+                                 "compact": {"colours": 6, "players": (2, 4)}}
 TANK_SIZE = 4
 TARGET = {2: 15}  # score-pile size that wins, by player count; 10 otherwise
 DEFAULT_TARGET = 10
@@ -84,6 +92,7 @@ def evolve(state: dict | None, event: dict) -> dict:
         players = len(data["tanks"])
         return {"edition": data["edition"], "draw_pile": data["draw_pile"], "tanks": data["tanks"], "score_piles": [[] for _ in range(players)],
                 "turn": 0, "target": target_score(players), "finished": False}
+    state = started(state, event)
     owner = data["seat"] if event["type"] == "score_tried" else data["target"]
     card, rest = state["draw_pile"][0], state["draw_pile"][1:]
     tanks = list(state["tanks"])  # a new list for each tank a flip changes; the others are shared (never mutated)

@@ -3,8 +3,11 @@
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
+from typing import Literal, overload
 
 from domain import clock, match
+from domain.lifecycle import Invitation, SeatSpec
 from eventstore.clock import utc_at
 from service import log_context
 from service.accounts import AccountService, named_by
@@ -14,6 +17,12 @@ from service.repository import Current
 
 
 class Callers(MatchBase):
+    @overload
+    def _seat(self, meta: dict, credential: str | None, required: Literal[True]) -> int: ...
+
+    @overload
+    def _seat(self, meta: dict, credential: str | None, required: bool) -> int | None: ...
+
     def _seat(self, meta: dict, credential: str | None, required: bool) -> int | None:
         """The caller's seat: the one its seat token opens, or the one its account holds. It goes on the request's
         log lines (only the API knows the match id before the service knows the seat)."""
@@ -38,19 +47,20 @@ class Callers(MatchBase):
     def _check_room(self, account_id: str) -> None:
         """Refuses one more match to an account that holds `max_open_matches` unfinished ones. The open set
         is cleaned here of the matches found finished (or left): it costs one read per open match."""
-        open_ids = self._accounts.open_match_ids(account_id)
+        accounts = self._require_accounts()
+        open_ids = accounts.open_match_ids(account_id)
         metas = self._store.metas(open_ids)
         done = [m for m, meta in zip(open_ids, metas) if meta and "status" in meta
                 and (meta["status"] == match.FINISHED or account_seat(meta, account_id) is None)]
-        self._accounts.close_matches(account_id, done)
-        if len(open_ids) - len(done) >= self._accounts.max_open_matches:
-            raise Conflict("too_many_open_matches", f"an account may be seated in {self._accounts.max_open_matches} "
+        accounts.close_matches(account_id, done)
+        if len(open_ids) - len(done) >= accounts.max_open_matches:
+            raise Conflict("too_many_open_matches", f"an account may be seated in {accounts.max_open_matches} "
                                                     "unfinished matches at most: finish some first")
 
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)
 
-    def _seat_of_account(self, spec: dict, owner: dict | None, tournament: str | None) -> dict:
+    def _seat_of_account(self, spec: SeatSpec, owner: dict | None, tournament: str | None) -> SeatSpec:
         """The seat of the account `spec` names: the creator's own, or a tournament entrant's (who accepted its
         entry), is seated; another account is invited or seated as its policy says, or refuses."""
         account = self._require_accounts().resolve(spec["account"])
@@ -58,11 +68,11 @@ class Callers(MatchBase):
             return {"name": account["name"], "account": account["id"]}
         return named_by(account, owner)
 
-    def invitation(self, owner: dict | None, seats: list[dict]) -> dict | None:
+    def invitation(self, owner: dict | None, seats: Sequence[SeatSpec]) -> Invitation | None:
         """Who invites, until when, for a match (or a tournament) seating other accounts than the owner's; takes
         one of the owner's quota of such invitations (auto-accepted seats count too: they are seated unasked)."""
         others = [s for s in seats if s.get("account") and s["account"] != (owner or {}).get("id")]
-        if not others:
+        if not others or owner is None:  # without an owner, naming another account was refused (named_by)
             return None
         retry_after = self._invitations.take(owner["id"])
         if retry_after is not None:

@@ -15,22 +15,24 @@ from domain import match
 from domain.bots import BOTS
 from domain.errors import IllegalMove
 from domain.games import get_game
+from domain.lifecycle import ClockSpec, SeatSpec, SeedSource
+from domain.protocol import Move
 from domain.rng import Rng
-from eventstore.base import Duplicate, Head, VersionConflict
+from eventstore.base import Duplicate, VersionConflict
 from eventstore.chain import canonical
 from eventstore.clock import utc_now
 from service.errors import Conflict, Unprocessable
 from service.matches.callers import Callers, token_digest
 from service.matches.documents import document, present
 from service.matches.reactions import Change
-from service.repository import Current
+from service.repository import NEW, Current
 
 ATTEMPTS = 5  # appends of one command tried while other changes of the match keep getting in first
 
 
 class MatchCommands(Callers):
-    def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
-               credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
+    def create(self, game: str, options: dict, seats: list[SeatSpec], seed: str | None = None,
+               credential: str | None = None, clock_spec: ClockSpec | None = None, tournament: str | None = None,
                match_id: str | None = None, rated: bool = False) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
@@ -44,7 +46,7 @@ class MatchCommands(Callers):
         owner = self._caller_account(credential)
         seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
         invitation = self.invitation(owner, seats) if not tournament else None
-        seed_source = match.SERVER_SEED if seed is None else match.CLIENT_SEED
+        seed_source: SeedSource = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
@@ -61,20 +63,20 @@ class MatchCommands(Callers):
             self._check_room(account_id)
         for seat in state["seats"]:  # before the append, as the catalog: a crash leaves it listed, never lost
             if seat.get("account"):
-                self._accounts.note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
+                self._require_accounts().note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([token_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))]),
                         **({"tournament": tournament} if tournament else {}),
                         **({"invitation": json.dumps(invitation)} if invitation else {})}
         self._store.index(match_id, game)  # first, so that a crash right after the append leaves it findable
-        self._append(match_id, Current({}, None, Head()), events + opening, state, now, secrets_meta)
+        self._append(match_id, NEW, events + opening, state, now, secrets_meta)
         created = document(match_id, state, None)
         for seat, token in tokens.items():
             created["seats"][seat]["token"] = token
         return created
 
-    def move(self, match_id: str, credential: str | None, move: dict, expected_version: int,
+    def move(self, match_id: str, credential: str | None, move: Move, expected_version: int,
              idempotency_key: str | None = None) -> dict:
         current = self._matches.recent(match_id)
         if current is None or current.head.version != expected_version:
@@ -132,7 +134,7 @@ class MatchCommands(Callers):
                 continue
             for seat in state["seats"]:
                 if seat.get("account"):
-                    self._accounts.close_matches(seat["account"], [match_id])
+                    self._require_accounts().close_matches(seat["account"], [match_id])
             return document(match_id, state, None)
         raise Conflict("busy", "the match kept changing while aborting; try again")
 

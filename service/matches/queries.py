@@ -137,13 +137,14 @@ class MatchQueries(Callers):
 
     def matches_of(self, account_id: str, status: str | None, cursor: int | None, limit: int) -> dict:
         """An account's matches as account_matches shows them: what an account's public page lists."""
+        accounts = self._require_accounts()
         found, before = [], cursor
         while True:
-            batch = self._accounts.match_ids(account_id, before, limit)
+            batch = accounts.match_ids(account_id, before, limit)
             for (position, match_id), meta in zip(batch, self._store.metas([m for _, m in batch])):
                 before = position
                 seat = account_seat(meta, account_id) if meta and "status" in meta else None
-                if seat is not None and (status is None or meta["status"] == status):
+                if meta and seat is not None and (status is None or meta["status"] == status):
                     found.append({**summary(match_id, meta), "seat": seat})
                     if len(found) == limit:
                         return {"matches": found, "next_cursor": position}
@@ -153,8 +154,9 @@ class MatchQueries(Callers):
     def invitations(self, credential: str | None) -> dict:
         """The matches and tournaments inviting the caller's account that await its answer, oldest first;
         forgets the others."""
-        account = self._require_accounts().authenticate(credential)
-        ids = self._accounts.invitation_ids(account["id"])
+        accounts = self._require_accounts()
+        account = accounts.authenticate(credential)
+        ids = accounts.invitation_ids(account["id"])
         pending, done = [], []
         for match_id, meta in zip(ids, self._store.metas(ids)):
             if not meta or "status" not in meta:
@@ -172,5 +174,5 @@ class MatchQueries(Callers):
                 continue
             pending.append(invitation_document(match_id, meta, seat))
         if done:
-            self._accounts.close_matches(account["id"], done)
+            accounts.close_matches(account["id"], done)
         return {"challenges": sorted(pending, key=lambda c: c["created_at"])}

@@ -21,16 +21,17 @@ class Seating(MatchCommands):
         """Take the first open seat: for the account whose key is `credential` (its key then acts for the
         seat), else anonymously under `name` with a new seat token."""
         account = self._caller_account(credential)
-        if account is None and name is None:
+        seated_as = name or (account["name"] if account else None)
+        if seated_as is None:
             raise Unauthorized("name_or_key_required", "give a name, or join with your account's key")
         token = None if account else secrets.token_urlsafe(24)
 
         def take_a_seat(current: Current) -> tuple[int, list[dict], str | None]:
-            seat, events = match.join(current.state, name or account["name"], current.meta["seed"],
-                                      account and account["id"])
+            seat, events = match.join(current.state, seated_as, current.meta["seed"],
+                                      account["id"] if account else None)
             if account:  # the match exists and has a seat for the account: count it, before the append
                 self._check_room(account["id"])
-                self._accounts.note_match(account["id"], match_id)
+                self._require_accounts().note_match(account["id"], match_id)
             return seat, events, token and token_digest(token)
 
         seat, state = self._change_seats(match_id, take_a_seat, "joining")
@@ -45,7 +46,7 @@ class Seating(MatchCommands):
             seat = self._invited_seat(current, account)
             events = match.accept(current.state, seat, current.meta["seed"])
             self._check_room(account["id"])
-            self._accounts.note_match(account["id"], match_id)  # before the append: counted, never lost
+            self._require_accounts().note_match(account["id"], match_id)  # before the append: counted, never lost
             return seat, events, None
 
         current = self._load(match_id)
@@ -69,7 +70,7 @@ class Seating(MatchCommands):
                 and seat in current.state["result"]["canceled"]["seats"]:
             return document(match_id, current.state, seat)
         seat, state = self._change_seats(match_id, refuse_the_seat, "declining")
-        self._accounts.close_matches(account["id"], [match_id])
+        self._require_accounts().close_matches(account["id"], [match_id])
         return document(match_id, state, seat)
 
     def leave(self, match_id: str, credential: str | None) -> dict:
@@ -87,7 +88,8 @@ class Seating(MatchCommands):
         in running matches, where the greedy bot plays them on (docs/clocks.md), gives up its seats not dealt
         yet and declines its invitations. The matches it changed."""
         changed = []
-        for match_id in self._accounts.open_match_ids(account_id) + self._accounts.invitation_ids(account_id):
+        accounts = self._require_accounts()
+        for match_id in accounts.open_match_ids(account_id) + accounts.invitation_ids(account_id):
             try:
                 if not match_id.startswith(TOURNAMENT) and self._withdraw_from(match_id, account_id):
                     changed.append(match_id)

@@ -54,7 +54,7 @@ class Upkeep(MatchCommands):
             return "stale"
         for seat in current.state["seats"]:
             if seat.get("invited"):
-                self._accounts.close_matches(seat["account"], [match_id])
+                self._require_accounts().close_matches(seat["account"], [match_id])
         return "expired"
 
     def _reschedule(self, match_id: str, state: dict) -> str:

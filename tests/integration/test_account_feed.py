@@ -10,8 +10,8 @@ from eventstore.accounts import RedisAccountStore
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
 from service.accounts import AccountService
-from service.feed import AccountFeeds
-from service.hub import Hub
+from service.live.feed import AccountFeeds
+from service.live.hub import Hub
 from tests.support.service import make_service
 
 pytestmark = pytest.mark.integration

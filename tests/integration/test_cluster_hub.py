@@ -7,7 +7,7 @@ import redis
 from eventstore.base import Head
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore, keys
-from service.hub import Hub
+from service.live.hub import Hub
 
 pytestmark = pytest.mark.integration
 

@@ -6,11 +6,10 @@ from eventstore.leaderboards import InMemoryLeaderboardStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.admin import AdminService
-from service.feed import AccountFeeds
-from service.hub import Hub
 from service.ladders import LadderService
-from service.streams import MatchStreams
-from service.tournament_streams import TournamentStreams
+from service.live.feed import AccountFeeds
+from service.live.hub import Hub
+from service.live.streams import MatchStreams, TournamentStreams
 from service.tournaments import TournamentService
 from tests.support.service import InlineTournaments, RecordedTournaments, make_service
 

@@ -5,7 +5,7 @@ import pytest
 
 from api.app import create_app
 from api.limits import MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_URL_BYTES
-from api.schemas import LARGEST
+from api.schemas.common import LARGEST
 from tests.support.http import assert_error, bearer
 from tests.support.service import make_service
 

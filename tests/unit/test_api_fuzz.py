@@ -11,9 +11,8 @@ from api.app import create_app
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
-from service.hub import Hub
-from service.streams import MatchStreams
-from service.tournament_streams import TournamentStreams
+from service.live.hub import Hub
+from service.live.streams import MatchStreams, TournamentStreams
 from service.tournaments import TournamentService
 from tests.support.http import KEEP_ALIVE_SECONDS, finished_match
 from tests.support.service import RecordedTournaments, make_service
@@ -38,9 +37,12 @@ FINISHED = finished_match(client)["id"]
 # 422 with a reason; every other check (no 5xx, documented answers) still holds for it.
 TOURNAMENT_RULES = {"include-operation-id": "createTournament",
                     "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "422"]}}}
+# The same for a rated match (docs/ladder.md): every seat an account or a house bot, a clock and no seed.
+RATED_MATCH_RULES = {"include-operation-id": "createMatch", "checks": {
+    "positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "422"]}}}  # schemathesis's + 422
 PLAY_SOCKET = r"^/v1/play$"  # a WebSocket, not HTTP: tests/unit/test_play_socket.py
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app, config=SchemathesisConfig.from_dict(
-    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES]})).exclude(path_regex=PLAY_SOCKET)
+    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES, RATED_MATCH_RULES]})).exclude(path_regex=PLAY_SOCKET)
 STREAM = r"/stream$"
 
 

@@ -7,8 +7,8 @@ from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.errors import Conflict, Forbidden, RateLimited, Unauthorized
-from service.feed import AccountFeeds
-from service.hub import Hub
+from service.live.feed import AccountFeeds
+from service.live.hub import Hub
 from service.tournament_audit import verify_tournament
 from service.tournaments import TournamentService
 from tests.support.http import assert_error, bearer, make_client

@@ -9,8 +9,8 @@ from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.errors import NotFound, Unauthorized
-from service.feed import AccountFeeds
-from service.hub import Hub
+from service.live.feed import AccountFeeds
+from service.live.hub import Hub
 from tests.support.http import assert_error, bearer, make_client
 from tests.support.service import make_service
 

@@ -7,11 +7,17 @@ import pytest
 from domain import match
 from domain.errors import IllegalMove
 from domain.games import GAMES
+from domain.protocol import Game
 from domain.rng import Rng
 from tests.support.games import random_match
 
 PROTOCOL = ["options", "deal", "evolve", "decide", "legal_moves", "to_act", "view", "redact", "outcome",
             "determinize", "greedy", "evaluate", "simulation"]
+
+
+def test_the_game_protocol_class_lists_the_protocol_in_order():
+    assert [name for name, member in vars(Game).items() if callable(member) and not name.startswith("_")] == PROTOCOL
+    assert list(Game.__annotations__) == ["INFO", "__name__"]
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from api import examples
-from api.game_schemas import schema_name
+from api.schemas.games import schema_name
 from domain import match
 from domain.games import GAMES
 from tests.support.games import random_match

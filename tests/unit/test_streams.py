@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from eventstore.memory import InMemoryEventStore
 from service.errors import Forbidden, NotFound
-from service.hub import Hub
-from service.streams import MatchStreams
+from service.live.hub import Hub
+from service.live.streams import MatchStreams
 from tests.support.http import assert_error, finished_match, make_client
 from tests.support.service import make_service
 

@@ -14,10 +14,10 @@ from eventstore.base import Head
 
 @dataclass(frozen=True)
 class Change:
-    """A change of a match about to be appended: the state before it (None for a match being created), the state
+    """A change of a match about to be appended: the state before it (empty for a match being created), the state
     it makes, the meta before it, and when (seconds since the epoch)."""
     match_id: str
-    before: dict | None
+    before: dict
     after: dict
     meta: dict
     at: float

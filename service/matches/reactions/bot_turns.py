@@ -43,8 +43,9 @@ def stalled(store: EventStore, now: float, stall_after: float, give_up_after: fl
     work stays bounded."""
     noted = store.bots_awaited(now - stall_after, STALLED_BATCH)
     found = []
-    for (match_id, since), meta in zip(noted, store.metas([m for m, _ in noted])):
-        seats = _bot_seats_to_act(meta) if meta and "status" in meta else []
+    for (match_id, since), found_meta in zip(noted, store.metas([m for m, _ in noted])):
+        meta = found_meta or {}
+        seats = _bot_seats_to_act(meta) if "status" in meta else []
         if not seats:
             store.release_bot(match_id, since)  # its bot played, or its creation never got appended
         elif now - since > give_up_after:

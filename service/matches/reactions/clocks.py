@@ -41,7 +41,7 @@ def overdue(store: EventStore, load: Callable[[str], dict], now: float, grace: f
         except NotFound:
             state = None
         deadline = next_deadline(state) if state else None
-        if deadline is not None and deadline < now - grace:
+        if state and deadline is not None and deadline < now - grace:
             found.append((match_id, state["version"]))
         elif deadline != noted:
             store.note_deadline(match_id, deadline)

@@ -1,11 +1,11 @@
 """The listing of matches by status (GET /v1/matches?status=): kept a superset of the truth, listed under the new
 status before the append and unlisted from the old one after it; a listing checks each entry against the meta."""
-from eventstore.base import EventStore, Head
+from eventstore.base import Catalog, Head
 from service.matches.reactions import Change
 
 
 class StatusListing:
-    def __init__(self, store: EventStore):
+    def __init__(self, store: Catalog):
         self._store = store
 
     def before(self, change: Change) -> None:

@@ -1,7 +1,8 @@
 """The ladders' schemas: a leaderboard page, a player's entry, an account's public page (docs/ladder.md)."""
 from marshmallow import Schema, fields, validate
 
-from api.schemas import Account, AccountMatch
+from api.schemas.accounts import Account
+from api.schemas.matches import AccountMatch
 from domain.ladder import HOUSE
 
 PAGE_MAX = 100

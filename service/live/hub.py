@@ -111,7 +111,9 @@ class Hub:
             with self._lock:
                 for log_id, events in found.items():
                     followed = self._logs.get(log_id)
-                    fresh = [e for e in events if followed and e["version"] > followed.version]
+                    if followed is None:  # no longer followed
+                        continue
+                    fresh = [e for e in events if e["version"] > followed.version]
                     if fresh:
                         followed.version = fresh[-1]["version"]
                         followed.recent = (followed.recent + fresh)[-KEEP:]

@@ -9,7 +9,7 @@ service writes BEFORE the match's append (so a match the account is seated in is
 connection starts with the account's open matches (and, when resumed, the matches noted since), so a
 turn owed is never lost: a client that reconnects is told every turn it owes now.
 
-The frames are transport-neutral (service/streams.py's Frame): api/feed.py writes them as SSE or NDJSON.
+The frames are transport-neutral (service/live/streams.py's Frame): api/feed.py writes them as SSE or NDJSON.
 A frame's `version` is the feed's position, the number of the account's matches it has caught up with.
 """
 import json
@@ -21,10 +21,10 @@ from domain import match
 from eventstore.base import EventStore
 from service.accounts import AccountService
 from service.errors import NotFound
-from service.hub import Hub, Watch
+from service.live.hub import Hub, Watch
+from service.live.streams import Frame
 from service.matches import account_seat, invitation_document
 from service.repository import TOURNAMENT
-from service.streams import Frame
 
 POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)
 CATCH_UP_BATCH = 100  # matches noted since the resume point read per round trip
@@ -84,7 +84,7 @@ class AccountFeeds:
 
     def _noted_between(self, account_id: str, after: int, upto: int) -> list[str]:
         """The matches noted at positions after < position <= upto, oldest first."""
-        found = []
+        found: list[str] = []
         while upto > after:
             batch = self._accounts.match_ids(account_id, upto + 1, min(CATCH_UP_BATCH, upto - after))
             found[:0] = [match_id for position, match_id in reversed(batch) if position > after]

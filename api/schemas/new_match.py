@@ -9,7 +9,7 @@ combinations that differ get an alternative each.
 """
 from itertools import product
 
-from api.schemas import MAX_SEATS, NAME as NAME_LENGTH, RATED as RATED_DOC, SEED as SEED_LENGTH
+from api.schemas.common import MAX_SEATS, NAME as NAME_LENGTH, RATED as RATED_DOC, SEED as SEED_LENGTH
 from domain import clock
 from domain.bots import BOTS
 from domain.errors import InvalidSetup

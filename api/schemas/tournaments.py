@@ -2,7 +2,8 @@
 formats, table sizes against the game's player range, bots, the match cap); these check its shape."""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.schemas import LARGEST, MAX_SEATS, NAME, ClockSpec
+from api.schemas.common import LARGEST, MAX_SEATS, NAME
+from api.schemas.matches import ClockSpec
 from domain.games import GAMES
 from domain.tournament import FINISHED, FORMATS, RUNNING, WAITING
 

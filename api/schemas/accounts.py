@@ -1,0 +1,71 @@
+"""The schemas of /v1/accounts: an account, its challenge policy and the invitations it is sent."""
+from marshmallow import Schema, ValidationError, fields, validate
+
+from service.accounts import ANYONE, AUTO, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
+
+
+class CreateAccount(Schema):
+    name = fields.String(required=True, validate=validate.Regexp(NAME_PATTERN), metadata={
+        "description": "2 to 30 letters, digits, '_', '-' or '.', starting with a letter or digit; unique in any case"})
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+
+
+class ChallengePolicy(fields.Field):
+    """One of NOBODY, ANYONE, AUTO, or a list of the accounts (ids or names) that may invite."""
+    CHOICES = (NOBODY, ANYONE, AUTO)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and value in self.CHOICES:
+            return value
+        if isinstance(value, list) and len(value) <= MAX_CHALLENGERS and all(
+                isinstance(v, str) and 1 <= len(v) <= 40 for v in value):
+            return value
+        raise ValidationError(f"one of {', '.join(self.CHOICES)}, or a list of at most {MAX_CHALLENGERS} account "
+                              "ids or names")
+
+
+CHALLENGES_DOC = {"oneOf": [{"type": "string", "enum": list(ChallengePolicy.CHOICES)},
+                            {"type": "array", "maxItems": MAX_CHALLENGERS,
+                             "items": {"type": "string", "minLength": 1, "maxLength": 40}}],
+                  "description": "who may seat you by naming your account: nobody; anyone (you accept or decline "
+                                 "each invitation); auto (anyone, accepted at once); or a list of accounts (whose "
+                                 "invitations you accept or decline). Default: anyone (docs/challenges.md)"}
+
+
+class Account(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": list(KINDS)})
+    created_at = fields.String(required=True)
+    challenges = fields.Raw(required=True, metadata=CHALLENGES_DOC)
+
+
+class UpdateAccount(Schema):
+    challenges = ChallengePolicy(required=True, metadata=CHALLENGES_DOC)
+
+
+class Inviter(Schema):
+    account = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class Challenge(Schema):
+    match = fields.String(metadata={"description": "the match you are invited to (accept at POST "
+                                                   "/v1/matches/<match>/accept)"})
+    seat = fields.Integer(metadata={"description": "your seat in that match"})
+    tournament = fields.String(metadata={"description": "or the tournament you are invited to enter (accept at "
+                                                        "POST /v1/tournaments/<tournament>/accept)"})
+    game = fields.String(required=True)
+    by = fields.Nested(Inviter, required=True, metadata={"description": "the account that invites you"})
+    expires_at = fields.String(required=True, metadata={"description": "when the match is canceled unless you "
+                                                                       "accept (UTC)"})
+    created_at = fields.String(required=True)
+
+
+class Challenges(Schema):
+    challenges = fields.List(fields.Nested(Challenge), required=True)
+
+
+class AccountWithKey(Account):
+    api_key = fields.String(required=True, metadata={
+        "description": "send it as 'Authorization: Bearer <api_key>'; shown only in this answer"})

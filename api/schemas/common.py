@@ -1,0 +1,31 @@
+"""What the resources' schemas share: the bounds of names, seeds, versions and seats, a move's description, a strict
+JSON boolean, and the streams' query (a match's and a tournament's)."""
+from marshmallow import Schema, fields, validate
+
+from api.schemas.games import each_game
+
+NAME = validate.Length(min=1, max=40)
+SEED = validate.Length(min=1, max=200)
+MOVE = {"anyOf": each_game("Move"), "description": "{action, ...}: a move of the match's game (its <Game>Move "
+                                                   "schema; GET /v1/games/<game> lists the actions)"}
+# Versions and list positions are stored as Redis stream ids, sorted-set scores and Lua numbers; the last two
+# are doubles, exact up to 2**53 - 1, which is also the largest integer a JavaScript client reads exactly.
+LARGEST = 2**53 - 1
+MAX_SEATS = 8
+
+
+class JsonBoolean(fields.Boolean):
+    """JSON true or false only: marshmallow's Boolean also takes 0, 1, "yes" and the like."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class StreamQuery(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=LARGEST), metadata={
+        "description": "resume: only the events after this version (the Last-Event-ID header wins over it)"})
+RATED = ("the match counts on its ladder when it finishes (docs/ladder.md): every seat an account or a house bot, "
+         "a clock, no seed, else 422 with a reason (rated_open_seat, rated_anonymous_seat, rated_without_clock, "
+         "rated_with_seed, rated_player_twice, rated_bot_options)")
