@@ -94,3 +94,15 @@ class NoMetrics:
 
     def tournament_match_finished(self) -> None:
         return None
+
+
+class SeekScheduler(Protocol):
+    def schedule(self, game: str, version: int) -> None:
+        """Arrange for a pairing pass over the game's seek pool soon (a seek arrived: the pool is at `version`)."""
+
+
+class NoSeekPasses:
+    """Schedules no pairing pass: the periodic one (the workers' janitor) is then the only one."""
+
+    def schedule(self, game: str, version: int) -> None:
+        return None

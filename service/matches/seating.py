@@ -29,7 +29,7 @@ class Seating(MatchCommands):
             seat, events = match.join(current.state, name or account["name"], current.meta["seed"],
                                       account and account["id"])
             if account:  # the match exists and has a seat for the account: count it, before the append
-                self._check_room(account["id"])
+                self.check_room(account["id"])
                 self._accounts.note_match(account["id"], match_id)
             return seat, events, token and token_digest(token)
 
@@ -44,7 +44,7 @@ class Seating(MatchCommands):
         def take_the_seat(current: Current) -> tuple[int, list[dict], None]:
             seat = self._invited_seat(current, account)
             events = match.accept(current.state, seat, current.meta["seed"])
-            self._check_room(account["id"])
+            self.check_room(account["id"])
             self._accounts.note_match(account["id"], match_id)  # before the append: counted, never lost
             return seat, events, None
 
