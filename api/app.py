@@ -24,6 +24,7 @@ from api.metrics import add_metrics, instrument
 from api.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
                            new_seat_schema)
 from api.schemas import ClockSpec, Error, PlayAnswer, PlayMessage
+from api.seeks import seek_routes
 from api.streams import streams as stream_routes
 from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
@@ -33,6 +34,7 @@ from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.matches import MatchService
+from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
@@ -50,7 +52,7 @@ GZIP_MIN_BYTES = 1024
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
 CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
                                   REQUEST_ID_HEADER],
-                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "OPTIONS"],
+                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
                 "max_age": 600}
 
 
@@ -71,7 +73,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
                tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
                exposition: Exposition | None = None, metrics_token: str | None = None,
-               readiness: dict | None = None) -> Flask:
+               readiness: dict | None = None, seeks: SeekService | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
@@ -79,7 +81,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none.
     `exposition`: what GET /metrics answers (default: this process's figures); `metrics_token`: who may read it
     (api/metrics.py). `readiness`: GET /health/ready's checks by name, each returning when it passes and raising
-    (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis"."""
+    (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis". `seeks`: the seek pools
+    (/v1/seeks); without them, none."""
     app = Flask("cardroom")
     add_request_ids(app)  # first: every later hook's refusal has its request id
     instrument(app)  # next, so that a request's time includes every other hook
@@ -101,6 +104,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.tournaments"] = tournaments
     app.extensions["cardroom.tournament_streams"] = tournament_streams
     app.extensions["cardroom.admin"] = admin
+    app.extensions["cardroom.seeks"] = seeks
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
@@ -131,6 +135,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(tournament_routes)
     if admin is not None:
         api.register_blueprint(admin_routes)
+    if seeks is not None:
+        api.register_blueprint(seek_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

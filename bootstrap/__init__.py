@@ -25,12 +25,14 @@ from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.matches import MatchService
-from service.ports import NoBots, NoTournaments
+from service.ports import NoBots, NoSeekPasses, NoTournaments
+from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournaments import TournamentService
 from service.tournament_streams import TournamentStreams
 from workers import readiness
-from workers.scheduler import RqBotScheduler, RqTournamentScheduler, RqTurnTimers, timer_queue_name
+from workers.scheduler import (RqBotScheduler, RqSeekPasses, RqTournamentScheduler, RqTurnTimers,
+                               timer_queue_name)
 
 
 @lru_cache(maxsize=1)
@@ -145,6 +147,13 @@ def build_tournament_service(config: Settings, matches: MatchService, client: re
                              build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
+def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService,
+                       client: redis.Redis | None = None) -> SeekService:
+    return SeekService(build_event_store(config, client or build_redis(config)), matches, accounts,
+                       RqSeekPasses(build_queue(config), config.job_failure_ttl), expiry=config.seek_expiry,
+                       max_open=config.max_open_seeks, widen_per_second=config.seek_widen)
+
+
 def build_rate_limits(config: Settings) -> RateLimits:
     # the counters default to the RQ Redis, a plain one even when the event log is on a cluster
     return RateLimits(config.rate_limit_storage or require_rq_redis_url(config), config.limit_create,
@@ -176,7 +185,8 @@ def build_app(config: Settings):
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
-                      readiness=build_readiness(config, client))
+                      readiness=build_readiness(config, client),
+                      seeks=build_seek_service(config, service, accounts, client))
 
 
 def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
@@ -198,4 +208,5 @@ def build_docs_app():
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
-                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600))
+                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600),
+                      seeks=SeekService(store, service, accounts, NoSeekPasses()))

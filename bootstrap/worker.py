@@ -1,6 +1,6 @@
 """`python -m bootstrap.worker`: one RQ worker on the bot queue, with the service wired in and a janitor
-thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock) and
-archives the finished matches whose time has come (ARCHIVE_AFTER).
+thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock),
+archives the finished matches whose time has come (ARCHIVE_AFTER) and pairs the seek pools.
 
 It runs no RQ scheduler: RQ forks one from the worker, and a SIGKILLed worker would leave it orphaned,
 still holding the scheduler lock; `python -m bootstrap.scheduler` is a program of its own instead."""
@@ -10,26 +10,28 @@ import time
 
 from rq import SimpleWorker
 
-from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_timer_queue,
-                       build_tournament_scheduler, build_tournament_service, logs, settings, wait_for_redis)
+from bootstrap import (build_accounts, build_bot_scheduler, build_match_service, build_redis, build_seek_service,
+                       build_timer_queue, build_tournament_scheduler, build_tournament_service, logs, settings,
+                       wait_for_redis)
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
 from workers import jobs
-from workers.janitor import sweep, sweep_tournaments
+from workers.janitor import pair_every_pool, pair_seeks, sweep, sweep_tournaments
 
 log = logging.getLogger("cardroom.worker")
 # a worker is taken as dead after STALL_AFTER without a beat: 4 beats missed, not one late beat under load
 BEATS_PER_STALL = 4
 
 
-def run_janitor(service, scheduler, tournaments, tournament_scheduler, config, outage: RedisOutage) -> None:
+def run_janitor(service, scheduler, tournaments, tournament_scheduler, seeks, config, outage: RedisOutage) -> None:
     log_context.bind_contextvars(program="janitor")  # this thread's lines are the janitor's, not the worker's
     while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
             turns = sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
             service.archive_finished()  # idempotent: every worker's janitor may run it
             advances = sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
+            pair_every_pool(seeks, scheduler.queue.connection)
             janitor_passed(len(turns), len(advances), time.time())
             outage.back()
         except UNREACHABLE as error:
@@ -80,10 +82,11 @@ def main() -> None:
     accounts = build_accounts(config, client)  # a tournament's matches may seat accounts
     service = build_match_service(config, client, accounts)
     tournaments = build_tournament_service(config, service, client, accounts)
-    jobs.configure(service, tournaments)
+    seeks = build_seek_service(config, service, accounts, client)
+    jobs.configure(service, tournaments, lambda game: pair_seeks(seeks, queue.connection, game))
     worker = BotWorker([build_timer_queue(queue), queue], connection=queue.connection)  # timers first
     threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
-                                               config, outage), daemon=True, name="janitor").start()
+                                               seeks, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
                      daemon=True, name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.

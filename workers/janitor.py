@@ -11,6 +11,10 @@ search re-enqueued while it runs would soon hold them all.
 One janitor passes at a time (the workers each run one), under a lock released at the end of the pass, so a
 pass comes every `janitor_every` seconds whoever makes it: a killed worker's turn is re-enqueued about
 `stall_after` after its last beat (a lock held for `stall_after` after each pass would add as much again).
+
+The janitor also runs the seek pools' pairing passes (service/seeks.py), one pass per pool at a time under the pool's
+lock, which the jobs nudged by new seeks take too. The lock only saves work: two passes at once cannot pair a seek
+twice (each appends its decision at the head it read) nor make two matches of a pairing (one id per pairing).
 """
 import logging
 from contextlib import contextmanager
@@ -21,7 +25,9 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.utils import now
 
+from domain.games import GAMES
 from service.matches import MatchService
+from service.seeks import SeekService
 from service.tournaments import TournamentService
 from workers.scheduler import RqBotScheduler, RqTournamentScheduler, bot_job_id, tournament_job_id
 
@@ -29,12 +35,14 @@ log = logging.getLogger(__name__)
 WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 LOCK_KEY = "cr:janitor:lock"
 TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
+SEEK_LOCK_KEY = "cr:seeks:{game}:lock"
+LONGEST_SEEK_PASS = 30.0  # seconds a pool's lock outlives a dead pass (a live one creating 100 matches takes ~1 s)
 
 
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
     queue = scheduler.queue
-    with _one_pass_at_a_time(queue, LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(queue.connection, LOCK_KEY, stall_after) as mine:
         return _sweep_bot_turns(service, scheduler, stall_after, give_up_after) if mine else []
 
 
@@ -61,7 +69,7 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
     unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
     job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
     queue = scheduler.queue
-    with _one_pass_at_a_time(queue, TOURNAMENT_LOCK_KEY, stall_after) as mine:
+    with _one_pass_at_a_time(queue.connection, TOURNAMENT_LOCK_KEY, stall_after) as mine:
         return _sweep_tournaments(tournaments, scheduler, stall_after) if mine else []
 
 
@@ -79,11 +87,23 @@ def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSc
     return requeued
 
 
+def pair_seeks(seeks: SeekService, connection, game: str) -> dict | None:
+    """One pairing pass over the game's pool: its counts, or None while another pass holds the pool."""
+    with _one_pass_at_a_time(connection, SEEK_LOCK_KEY.format(game=game), LONGEST_SEEK_PASS) as mine:
+        return seeks.pair(game) if mine else None
+
+
+def pair_every_pool(seeks: SeekService, connection) -> dict[str, dict]:
+    """A pass over each game's pool that no other pass holds: their counts, by game."""
+    passes = {game: pair_seeks(seeks, connection, game) for game in GAMES}
+    return {game: done for game, done in passes.items() if done is not None}
+
+
 @contextmanager
-def _one_pass_at_a_time(queue: Queue, key: str, longest_pass: float):
+def _one_pass_at_a_time(connection, key: str, longest_pass: float):
     """True while this janitor holds the lock (released at the end; it expires after `longest_pass` if its
     holder dies), False when another janitor is passing."""
-    lock = queue.connection.lock(key, timeout=longest_pass, blocking=False)
+    lock = connection.lock(key, timeout=longest_pass, blocking=False)
     if not lock.acquire():
         yield False
         return

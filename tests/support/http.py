@@ -7,6 +7,7 @@ from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
+from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
@@ -18,10 +19,10 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 
 def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
-                metrics_token=None, **service_options):
+                metrics_token=None, seeks=None, **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
     api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off);
-    `metrics_token`: METRICS_TOKEN (default: none)."""
+    `metrics_token`: METRICS_TOKEN (default: none); `seeks`: a SeekService (default: one on the same store)."""
     store = store or InMemoryEventStore()
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
@@ -35,7 +36,8 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600)
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
-                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin)
+                     tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin,
+                     seeks=seeks or SeekService(store, service, accounts))
     return app.test_client()
 
 
