@@ -1,0 +1,52 @@
+"""Over HTTP against gunicorn and the workers on Redis: two `cardroom bot --seek` processes on two accounts are paired
+by the workers, play their match to the end from their feeds, and seek again."""
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.support.waiting import wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def account(server) -> str:
+    created = requests.post(f"{server}/v1/accounts", json={"name": f"seeker-{uuid.uuid4().hex[:8]}", "kind": "bot"})
+    assert created.status_code == 201, created.json()
+    return created.json()["api_key"]
+
+
+def seeking_bot(server, key, log: Path) -> subprocess.Popen:
+    with log.open("a") as out:
+        return subprocess.Popen([sys.executable, "-m", "cli", "bot", "--url", server, "--key", key, "--policy", "greedy",
+                                 "--seek", "flipout", "--clock", '{"move_ms": 20000}'], stdout=out,
+                                stderr=subprocess.STDOUT)
+
+
+def matches_of(server, key, status=None) -> list[dict]:
+    query = f"?status={status}" if status else ""
+    return requests.get(f"{server}/v1/accounts/me/matches{query}", headers={"Authorization": f"Bearer {key}"}).json()[
+        "matches"]
+
+
+def test_two_seeking_bots_are_paired_play_their_match_to_the_end_and_seek_again(server, tmp_path):
+    ann, bob = account(server), account(server)
+    bots = [seeking_bot(server, key, tmp_path / f"{name}.log") for name, key in (("ann", ann), ("bob", bob))]
+    try:
+        [first] = wait_for(lambda: matches_of(server, ann, "finished"), "ann's first match to finish", 180)
+        assert first["id"] in {m["id"] for m in matches_of(server, bob)}
+        table = requests.get(f"{server}/v1/matches/{first['id']}").json()
+        assert table["game"] == "flipout" and table["clock"]["move_ms"] == 20000 and table["result"]
+        assert [seat["timeouts"] for seat in table["clock"]["seats"]] == [0, 0]  # both bots played every turn
+        assert requests.get(f"{server}/v1/matches/{first['id']}/audit").json()["ok"]
+        wait_for(lambda: len(matches_of(server, ann)) >= 2, "the bots to be paired again", 120)
+    finally:
+        for process in bots:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=10)
+    logs = "".join((tmp_path / f"{name}.log").read_text() for name in ("ann", "bob"))
+    assert "seek paired: match " + first["id"] in logs
