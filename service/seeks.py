@@ -12,7 +12,9 @@ append (a seek arrived meanwhile) decides again from the new head.
 The account's room: opening a seek is refused while the account's unfinished matches and open seeks fill
 MAX_OPEN_MATCHES, so a seek reserves its match's room when it opens, and its pairing is never refused for it.
 """
+import random
 import re
+import threading
 import time
 import uuid
 
@@ -30,7 +32,8 @@ from service.ports import NoSeekPasses, SeekScheduler
 from service.repository import Current, Repository
 
 POOL = "s:"  # a game's seek pool is kept beside the matches' logs, under this prefix
-ATTEMPTS = 20  # appends of one command tried while other seeks keep getting in first (a busy pool takes many a second)
+ATTEMPTS = 20  # appends of one command tried while other processes' changes keep getting in first
+BACK_OFF = 0.005  # seconds: the longest pause after the first conflict, growing with each
 SEEK_ID = re.compile(r"^([a-z0-9]{1,40})-[0-9a-f]{32}$")
 _MODEL = PlackettLuce()  # the model tournaments rate with (service/ratings.py)
 
@@ -52,7 +55,8 @@ def rating_of(account_id: str, game: str, options: dict, players: int) -> dict:
 class SeekService:
     def __init__(self, store: EventStore, matches: MatchService, accounts: AccountService,
                  passes: SeekScheduler = NoSeekPasses(), clock=time.time, expiry: float = 600,
-                 max_open: int = 5, widen_per_second: float = 0.1, snapshot_every: int = 100, ratings=rating_of):
+                 max_open: int = 5, widen_per_second: float = 0.1, snapshot_every: int = 100, ratings=rating_of,
+                 sleep=time.sleep):
         """`expiry`: seconds a seek waits for a pairing; `max_open`: open seeks per account (all games);
         `widen_per_second`: how much a seek's rating window grows each second it waits; `ratings`: rating_of."""
         self._pools = Repository(store, seeks.evolve_all, _missing_pool, key=pool_key, snapshot_every=snapshot_every,
@@ -66,6 +70,8 @@ class SeekService:
         self._max_open = max_open
         self._widen = widen_per_second
         self._ratings = ratings
+        self._sleep = sleep
+        self._writing = {game: threading.Lock() for game in GAMES}  # gunicorn's gevent workers patch it
 
     # --- commands -----------------------------------------------------------------------------------
     def open(self, credential: str | None, request: dict) -> dict:
@@ -78,56 +84,56 @@ class SeekService:
             raise Unprocessable(refused.reason, refused.message) from None
         rating = self._ratings(account["id"], game, checked["options"], checked["players"])
         seek_id = f"{game}-{uuid.uuid4().hex}"
-        for _ in range(ATTEMPTS):
-            current = self._load(game)
-            self._check_room(account["id"], game, current.state)
-            events = seeks.open_seek(seek_id, checked, account, rating, self._now(), round(self._expiry * 1000))
-            try:
-                state, head = self._save(game, current, events)
-            except VersionConflict:
-                continue
-            self._passes.schedule(game, head.version)
-            return document(seeks.find(state, seek_id))
-        raise Conflict("busy", "the seek pool kept changing while opening your seek; try again")
+        elsewhere = len(self._held(account["id"], besides=game))
+        self._matches.check_room(account["id"], reserved=elsewhere + len(seeks.held_by(self._load(game).state,
+                                                                                       account["id"])))
+        state, head, _ = self._change(game, lambda state: self._opening(state, seek_id, checked, account, rating,
+                                                                     elsewhere), "opening")
+        self._passes.schedule(game, head.version)
+        return document(seeks.find(state, seek_id))
+
+    def _opening(self, pool: dict, seek_id: str, checked: dict, account: dict, rating: dict, elsewhere: int) -> list:
+        if len(seeks.held_by(pool, account["id"])) + elsewhere >= self._max_open:
+            raise Conflict("too_many_seeks", f"an account holds {self._max_open} open seeks at most: cancel one, or "
+                                             "wait for one to pair or expire")
+        return seeks.open_seek(seek_id, checked, account, rating, self._now(), round(self._expiry * 1000))
 
     def cancel(self, seek_id: str, credential: str | None) -> dict:
         """The owner takes its open seek out of the pool; a canceled one answers the same; 409 once paired or expired."""
         account = self._accounts.authenticate(credential)
         game = _game_of(seek_id)
-        for _ in range(ATTEMPTS):
-            current = self._load(game)
+
+        def canceling(pool: dict) -> list[dict]:
             try:
-                events = seeks.cancel(current.state, seek_id, account["id"], self._now())
+                return seeks.cancel(pool, seek_id, account["id"], self._now())
             except InvalidSetup as refused:
                 raise _refusal(refused) from None
-            if not events:
-                return document(seeks.find(current.state, seek_id))
-            try:
-                state, _ = self._save(game, current, events)
-            except VersionConflict:
-                continue
-            return document(seeks.find(state, seek_id))
-        raise Conflict("busy", "the seek pool kept changing while canceling your seek; try again")
+
+        state, _, _ = self._change(game, canceling, "canceling")
+        return document(seeks.find(state, seek_id))
+
+    def _change(self, game: str, decide, doing: str) -> tuple[dict, Head, list[dict]]:
+        """Appends what `decide(pool)` decides at the pool's head, deciding again from the new head while others get
+        in first: the pool after it, its head and the events appended. One change of a pool at a time per process: the requests of a process (gevent's, by the hundred)
+        would otherwise all read one head and all but one decide again, and again."""
+        with self._writing[game]:
+            for attempt in range(ATTEMPTS):
+                current = self._load(game)
+                events = decide(current.state)
+                if not events:
+                    return current.state, current.head, []
+                try:
+                    return *self._save(game, current, events), events
+                except VersionConflict:  # another process's change: both back off a little, apart
+                    self._sleep(random.uniform(0, BACK_OFF * (attempt + 1)))
+        raise Conflict("busy", f"the seek pool kept changing while {doing} your seek; try again")
 
     def pair(self, game: str) -> dict:
         """One pairing pass over the game's pool (one at a time: the caller holds the pool's lock): the seeks
         expired, the groups paired, the matches created (also those of pairings a dead pass left); counts of each."""
-        current = self._load(game)
-        done = {"expired": 0, "paired": 0, "started": 0, "refused": 0}
-        for _ in range(ATTEMPTS):
-            events = seeks.pair(current.state, self._now(), self._widen)
-            if not events:
-                break
-            try:
-                state, head = self._save(game, current, events)
-            except VersionConflict:
-                current = self._load(game)
-                continue
-            current = Current(current.meta, state, head)
-            done["expired"] += sum(len(e["data"]["seeks"]) for e in events if e["type"] == "seeks_expired")
-            done["paired"] += sum(e["type"] == "seeks_paired" for e in events)
-            break
-        return {**done, **self._start_pending(game, current)}
+        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen), "pairing")
+        return {"expired": sum(len(e["data"]["seeks"]) for e in decided if e["type"] == "seeks_expired"),
+                "paired": sum(e["type"] == "seeks_paired" for e in decided), **self._start_pending(game, state)}
 
     # --- reads --------------------------------------------------------------------------------------
     def get(self, seek_id: str) -> dict:
@@ -142,41 +148,22 @@ class SeekService:
         return {"seeks": [document({**s, "status": seeks.OPEN}) for s in self._held(account["id"])]}
 
     # --- the steps ----------------------------------------------------------------------------------
-    def _check_room(self, account_id: str, game: str, pool: dict) -> None:
-        """At most `max_open` open seeks (exact within one pool, whose append checks its head; two pools raced at
-        once may let one more through), and room for each one's match among the account's open matches."""
-        held = len(seeks.held_by(pool, account_id)) + len(self._held(account_id, besides=game))
-        if held >= self._max_open:
-            raise Conflict("too_many_seeks", f"an account holds {self._max_open} open seeks at most: cancel one, or "
-                                             "wait for one to pair or expire")
-        self._matches.check_room(account_id, reserved=held)
-
     def _held(self, account_id: str, besides: str | None = None) -> list[dict]:
         return [seek for game in GAMES if game != besides for seek in seeks.held_by(self._load(game).state, account_id)]
 
-    def _start_pending(self, game: str, current: Current) -> dict:
+    def _start_pending(self, game: str, pool: dict) -> dict:
         """Creates the match of every pending pairing and notes them started (or refused, with the reason)."""
-        started, refusals = [], []
-        for match_id, pairing in current.state["pending"].items():
-            refusal = self._create(pairing)
-            if refusal is None:
-                started.append(match_id)
-            else:
-                refusals.append((match_id, refusal))
-        for _ in range(ATTEMPTS):
-            pending = current.state["pending"]
-            events = seeks.started([m for m in started if m in pending], self._now())
-            for match_id, refusal in refusals:
-                if match_id in pending:
-                    events += seeks.refused(match_id, refusal.reason, self._now())
-            if not events:
-                break
-            try:
-                self._save(game, current, events)
-                break
-            except VersionConflict:
-                current = self._load(game)
-        return {"started": len(started), "refused": len(refusals)}
+        outcomes = {match_id: self._create(pairing) for match_id, pairing in pool["pending"].items()}
+
+        def noting(pool: dict) -> list[dict]:
+            still = [m for m in outcomes if m in pool["pending"]]
+            return seeks.started([m for m in still if outcomes[m] is None], self._now()) + [
+                event for m in still if outcomes[m] is not None for event in seeks.refused(m, outcomes[m].reason,
+                                                                                          self._now())]
+
+        self._change(game, noting, "noting the matches of")
+        refused = sum(refusal is not None for refusal in outcomes.values())
+        return {"started": len(outcomes) - refused, "refused": refused}
 
     def _create(self, pairing: dict) -> ServiceError | None:
         """Creates the pairing's match (once: a second creation finds it); what refused it, if anything did."""
