@@ -81,27 +81,37 @@ def pair(state: dict, now: int, widen_per_second: float) -> list[dict]:
     """The pass at `now`: the seeks expired, then the groups the rules pair (module docstring)."""
     expired = [s["seek"] for s in oldest_first(state) if s["expires_at"] <= now]
     events = [{"type": "seeks_expired", "data": {"seeks": expired, "at": now}}] if expired else []
-    waiting = [s for s in oldest_first(state) if s["seek"] not in expired]
-    taken: set[str] = set()
-    for anchor in waiting:
+    alike: dict[str, list[dict]] = {}  # compatible seeks, oldest first: only these are ever grouped together
+    for seek in oldest_first(state):
+        if seek["seek"] not in expired:
+            alike.setdefault(_terms(seek), []).append(seek)
+    paired = [(group[0]["at"], _paired(group, bots, now)) for seeks in alike.values()
+              for group, bots in _groups(seeks, now, widen_per_second)]
+    return events + [event for _, event in sorted(paired, key=lambda found: found[0])]
+
+
+def _groups(alike: list[dict], now: int, widen_per_second: float) -> list[tuple[list[dict], list[dict]]]:
+    """(seeks, house bots) of each table the compatible seeks `alike` (oldest first) make now."""
+    tables, taken = [], set()
+    for anchor in alike:
         if anchor["seek"] in taken:
             continue
-        group = _group(anchor, [s for s in waiting if s["seek"] not in taken], now, widen_per_second)
+        group = _group(anchor, [s for s in alike if s["seek"] not in taken], now, widen_per_second)
         short = anchor["players"] - len(group)
         if short and not all(_bot_due(s, now) for s in group):
             continue
         taken.update(s["seek"] for s in group)
-        events.append(_paired(group, [{"bot": anchor["bot"]}] * short, now))
-    return events
+        tables.append((group, [{"bot": anchor["bot"]}] * short))
+    return tables
 
 
 def _group(anchor: dict, candidates: list[dict], now: int, widen_per_second: float) -> list[dict]:
-    """The anchor and the oldest compatible seeks of other accounts that fit its group's rating windows."""
+    """The anchor and the oldest seeks of other accounts that fit its group's rating windows."""
     group = [anchor]
     for seek in candidates:
         if len(group) == anchor["players"]:
             break
-        if seek is anchor or _terms(seek) != _terms(anchor) or seek["account"] in {s["account"] for s in group}:
+        if seek is anchor or seek["account"] in {s["account"] for s in group}:
             continue
         if _fits(group + [seek], now, widen_per_second):
             group.append(seek)

@@ -220,3 +220,13 @@ def test_each_account_feed_announces_the_paired_match(pool, keys, store, account
     for name in ("ann", "bob"):
         started = upto(frames[name], "match_started")
         assert kinds(started) == [("match_started", match_id)]
+
+
+def test_another_process_folds_the_pool_from_its_snapshots_as_the_one_that_wrote_it(store, matches, accounts, keys):
+    writer = SeekService(store, matches, accounts, snapshot_every=3)
+    opened = [writer.open(keys[name], DUEL) for name in ("ann", "bob", "cat")]
+    writer.pair("mantis")
+    writer.cancel(opened[2]["id"], keys["cat"])
+    reader = SeekService(store, matches, accounts, snapshot_every=3)  # remembers nothing: snapshot + the events after
+    assert [reader.get(s["id"]) for s in opened] == [writer.get(s["id"]) for s in opened]
+    assert [reader.get(s["id"])["status"] for s in opened] == ["paired", "paired", "canceled"]
