@@ -36,6 +36,7 @@ class SeekingBot:
         self.stopping = threading.Event()
         self.position: int | None = None
         self.feed_ends = 0
+        self.last_started = 0.0
         self.frames = self.client.feed(None)
 
     def run(self, deadline: float) -> None:
@@ -52,6 +53,7 @@ class SeekingBot:
             self.seeks.append(self.client.call("POST", "/v1/seeks", {"game": self.game, "players": 2})["id"])
             frame = self._until("match_started")
             self.waits.append(time.monotonic() - started)
+            self.last_started = time.monotonic()
             self.matches.add(frame["match"])
             try:
                 self.client.call("POST", f"/v1/matches/{frame['match']}/resign")
@@ -111,10 +113,14 @@ def main() -> None:
             bot.cancel_open()
         time.sleep(2)
         read = [requests.get(f"{base}/v1/seeks/{seek_id}").json() for bot in bots for seek_id in bot.seeks]
+        created = {seek["match"]: seconds(requests.get(f"{base}/v1/matches/{seek['match']}/events?limit=1").json()[
+            "events"][0]["time"]) for seek in read if seek.get("status") == "paired"}
     ended = Counter(seek.get("status", "lost") for seek in read)
     paired = [seconds(seek["closed_at"]) - seconds(seek["opened_at"]) for seek in read if seek.get("status") == "paired"]
+    to_created = [created[seek["match"]] - seconds(seek["closed_at"]) for seek in read if seek.get("status") == "paired"]
     waits = [wait for bot in bots for wait in bot.waits]
     matches = set().union(*(bot.matches for bot in bots))
+    forming = max(bot.last_started for bot in bots) - began  # the drain of the odd bot out at the end not counted
     still = sum(not bot.stopping.is_set() for bot in bots)
     print(f"{args.bots} bots seeking {args.game} for {args.seconds:.0f} s ({elapsed:.0f} s with the last pairings)")
     print(f"seeks opened {sum(ended.values())}, ended: {dict(ended)}; bots still waiting at the end: {still}; "
@@ -123,7 +129,9 @@ def main() -> None:
           f"max {max(waits):.2f} s over {len(waits)} pairings seen")
     print(f"seek opened -> paired in the pool (the server's clocks): p50 {median(paired):.2f} s, "
           f"p99 {percentile(paired, 0.99):.2f} s, max {max(paired):.2f} s")
-    print(f"matches formed: {len(matches)}, {len(matches) / elapsed:.1f} per second")
+    print(f"paired -> match created (its first event's time): p50 {median(to_created):.2f} s, "
+          f"p99 {percentile(to_created, 0.99):.2f} s, max {max(to_created):.2f} s")
+    print(f"matches formed: {len(matches)} in {forming:.0f} s, {len(matches) / forming:.1f} per second")
 
 
 if __name__ == "__main__":
