@@ -12,6 +12,7 @@ from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.hub import Hub
+from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
 from service.tournaments import TournamentService
@@ -25,7 +26,8 @@ tournaments = TournamentService(store, service, RecordedTournaments(), max_match
 # the server's own body limit (every valid body fits), live streams, accounts and tournaments
 app = create_app(service, lambda: True, streams=MatchStreams(service, Hub(store), KEEP_ALIVE_SECONDS),
                  accounts=accounts, tournaments=tournaments,
-                 tournament_streams=TournamentStreams(tournaments, Hub(store), KEEP_ALIVE_SECONDS))
+                 tournament_streams=TournamentStreams(tournaments, Hub(store), KEEP_ALIVE_SECONDS),
+                 seeks=SeekService(store, service, accounts))
 # schemathesis's WSGI transport reads answers without undoing gzip: send every answer plain
 app.config["COMPRESS_MIN_SIZE"] = float("inf")
 client = app.test_client()
@@ -38,9 +40,14 @@ FINISHED = finished_match(client)["id"]
 # 422 with a reason; every other check (no 5xx, documented answers) still holds for it.
 TOURNAMENT_RULES = {"include-operation-id": "createTournament",
                     "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "422"]}}}
+# A seek's terms have the same cross-field rules as a match's (players against the game and its options, a clock
+# when rated, a house bot only with bot_after): a schema-valid seek that cannot make a match gets 422 with a reason;
+# and as every account's call here, it is sent with no key (401: tests/unit/test_seek_api.py sends keys).
+SEEK_RULES = {"include-operation-id": "createSeek",
+              "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "401", "422"]}}}
 PLAY_SOCKET = r"^/v1/play$"  # a WebSocket, not HTTP: tests/unit/test_play_socket.py
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app, config=SchemathesisConfig.from_dict(
-    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES]})).exclude(path_regex=PLAY_SOCKET)
+    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES, SEEK_RULES]})).exclude(path_regex=PLAY_SOCKET)
 STREAM = r"/stream$"
 
 
