@@ -185,6 +185,8 @@ class SeekService:
         except VersionConflict:
             return None  # created a moment ago by a racing pass
         except ServiceError as refused:
+            if refused.status >= 500:  # the store unavailable for now: the pairing stays pending for the next pass
+                raise
             return refused
         except InvalidSetup as refused:
             return Unprocessable(refused.reason, refused.message)

@@ -5,7 +5,7 @@ import pytest
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
-from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unavailable, Unprocessable
 from service.feed import AccountFeeds
 from service.hub import Hub
 from service.seeks import SeekService, rating_of
@@ -207,6 +207,20 @@ def test_a_match_that_cannot_be_created_ends_its_seeks_canceled_with_the_reason(
     assert [pool.get(s["id"])["status"] for s in (ann, bob)] == ["canceled", "canceled"]
     assert pool.get(ann["id"])["reason"] == "account_not_found"
     assert pool.pair("mantis")["refused"] == 0
+
+
+def test_a_match_the_store_cannot_create_for_now_stays_pending_for_the_next_pass(pool, keys, matches, monkeypatch):
+    ann, _ = pool.open(keys["ann"], DUEL), pool.open(keys["bob"], DUEL)
+
+    def unavailable(*args, **kwargs):
+        raise Unavailable("redis_unreachable", "Redis did not answer")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(matches, "create", unavailable)
+        with pytest.raises(Unavailable):
+            pool.pair("mantis")
+    assert pool.get(ann["id"])["status"] == "paired" and pool.get(ann["id"])["reason"] is None
+    assert pool.pair("mantis")["started"] == 1
 
 
 def test_each_account_feed_announces_the_paired_match(pool, keys, store, accounts):
