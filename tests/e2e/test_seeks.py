@@ -20,11 +20,17 @@ def account(server) -> str:
     return created.json()["api_key"]
 
 
-def seeking_bot(server, key, log: Path) -> subprocess.Popen:
+def seeking_bot(server, key, log: Path, *terms: str) -> subprocess.Popen:
     with log.open("a") as out:
         return subprocess.Popen([sys.executable, "-m", "cli", "bot", "--url", server, "--key", key, "--policy", "greedy",
-                                 "--seek", "flipout", "--clock", '{"move_ms": 20000}'], stdout=out,
+                                 "--seek", "flipout", "--clock", '{"move_ms": 20000}', *terms], stdout=out,
                                 stderr=subprocess.STDOUT)
+
+
+def stop(processes) -> None:
+    for process in processes:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
 
 
 def matches_of(server, key, status=None) -> list[dict]:
@@ -45,8 +51,18 @@ def test_two_seeking_bots_are_paired_play_their_match_to_the_end_and_seek_again(
         assert requests.get(f"{server}/v1/matches/{first['id']}/audit").json()["ok"]
         wait_for(lambda: len(matches_of(server, ann)) >= 2, "the bots to be paired again", 120)
     finally:
-        for process in bots:
-            process.send_signal(signal.SIGINT)
-            process.wait(timeout=10)
+        stop(bots)
     logs = "".join((tmp_path / f"{name}.log").read_text() for name in ("ann", "bob"))
     assert "seek paired: match " + first["id"] in logs
+
+
+def test_a_bot_seeking_alone_plays_the_house_bot_after_its_bot_after(server, tmp_path):
+    key = account(server)
+    bots = [seeking_bot(server, key, tmp_path / "alone.log", "--bot-after", "1", "--players", "3")]
+    try:
+        [first] = wait_for(lambda: matches_of(server, key, "finished"), "the match with house bots to finish", 180)
+    finally:
+        stop(bots)
+    table = requests.get(f"{server}/v1/matches/{first['id']}").json()
+    assert sorted(seat["bot"] or "account" for seat in table["seats"]) == ["account", "greedy", "greedy"]
+    assert requests.get(f"{server}/v1/matches/{first['id']}/audit").json()["ok"]
