@@ -61,10 +61,10 @@ class SeekService:
     def __init__(self, store: EventStore, matches: MatchService, accounts: AccountService,
                  passes: SeekScheduler = NoSeekPasses(), clock=time.time, expiry: float = 600,
                  max_open: int = 5, widen_per_second: float = 0.1, snapshot_every: int = SNAPSHOT_EVERY,
-                 ratings=rating_of,
-                 sleep=time.sleep):
+                 ratings=rating_of, sleep=time.sleep):
         """`expiry`: seconds a seek waits for a pairing; `max_open`: open seeks per account (all games);
-        `widen_per_second`: how much a seek's rating window grows each second it waits; `ratings`: rating_of."""
+        `widen_per_second`: how much a seek's rating window grows each second it waits; `ratings`: rating_of or
+        what replaces it (the account's rating for a seek's terms)."""
         self._pools = Repository(store, seeks.evolve_all, _missing_pool, key=pool_key, snapshot_every=snapshot_every,
                                  remembered=len(GAMES))
         self._store = store
@@ -94,11 +94,12 @@ class SeekService:
         self._matches.check_room(account["id"], reserved=elsewhere + len(seeks.held_by(self._load(game).state,
                                                                                        account["id"])))
         state, head, _ = self._change(game, lambda state: self._opening(state, seek_id, checked, account, rating,
-                                                                     elsewhere), "opening")
+                                                                     elsewhere), "opening your seek")
         self._passes.schedule(game, head.version)
         return document(seeks.find(state, seek_id))
 
-    def _opening(self, pool: dict, seek_id: str, checked: dict, account: dict, rating: dict, elsewhere: int) -> list:
+    def _opening(self, pool: dict, seek_id: str, checked: dict, account: dict, rating: dict,
+                 elsewhere: int) -> list[dict]:
         if len(seeks.held_by(pool, account["id"])) + elsewhere >= self._max_open:
             raise Conflict("too_many_seeks", f"an account holds {self._max_open} open seeks at most: cancel one, or "
                                              "wait for one to pair or expire")
@@ -115,13 +116,14 @@ class SeekService:
             except InvalidSetup as refused:
                 raise _refusal(refused) from None
 
-        state, _, _ = self._change(game, canceling, "canceling")
+        state, _, _ = self._change(game, canceling, "canceling your seek")
         return document(seeks.find(state, seek_id))
 
     def _change(self, game: str, decide, doing: str) -> tuple[dict, Head, list[dict]]:
         """Appends what `decide(pool)` decides at the pool's head, deciding again from the new head while others get
-        in first: the pool after it, its head and the events appended. One change of a pool at a time per process: the requests of a process (gevent's, by the hundred)
-        would otherwise all read one head and all but one decide again, and again."""
+        in first: the pool after it, its head and the events appended. One change of a pool at a time per process:
+        the requests of a process (gevent's, by the hundred) would otherwise all read one head and all but one decide
+        again, and again."""
         with self._writing[game]:
             for attempt in range(ATTEMPTS):
                 current = self._load(game)
@@ -132,12 +134,12 @@ class SeekService:
                     return *self._save(game, current, events), events
                 except VersionConflict:  # another process's change: both back off a little, apart
                     self._sleep(random.uniform(0, BACK_OFF * (attempt + 1)))
-        raise Conflict("busy", f"the seek pool kept changing while {doing} your seek; try again")
+        raise Conflict("busy", f"the seek pool kept changing while {doing}; try again")
 
     def pair(self, game: str) -> dict:
         """One pairing pass over the game's pool (one at a time: the caller holds the pool's lock): the seeks
         expired, the groups paired, the matches created (also those of pairings a dead pass left); counts of each."""
-        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen), "pairing")
+        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen), "pairing its seeks")
         return {"expired": sum(len(e["data"]["seeks"]) for e in decided if e["type"] == "seeks_expired"),
                 "paired": sum(e["type"] == "seeks_paired" for e in decided), **self._start_pending(game, state)}
 
@@ -169,7 +171,7 @@ class SeekService:
                 event for m in still if outcomes[m] is not None for event in seeks.refused(m, outcomes[m].reason,
                                                                                           self._now())]
 
-        self._change(game, noting, "noting the matches of")
+        self._change(game, noting, "noting the matches started")
         refused = sum(refusal is not None for refusal in outcomes.values())
         return {"started": len(outcomes) - refused, "refused": refused}
 
