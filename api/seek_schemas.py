@@ -55,7 +55,8 @@ class Seek(Schema):
     opened_at = fields.String(required=True)
     expires_at = fields.String(required=True)
     closed_at = fields.String(allow_none=True, required=True)
-    match = fields.String(allow_none=True, required=True, metadata={"description": "paired: the match you are seated in"})
+    match = fields.String(allow_none=True, required=True,
+                          metadata={"description": "paired: the match you are seated in"})
     seat = fields.Integer(allow_none=True, required=True, metadata={"description": "paired: your seat in it"})
     reason = fields.String(allow_none=True, required=True,
                            metadata={"description": "canceled because the match could not be created: why"})

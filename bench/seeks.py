@@ -116,8 +116,9 @@ def main() -> None:
         created = {seek["match"]: seconds(requests.get(f"{base}/v1/matches/{seek['match']}/events?limit=1").json()[
             "events"][0]["time"]) for seek in read if seek.get("status") == "paired"}
     ended = Counter(seek.get("status", "lost") for seek in read)
-    paired = [seconds(seek["closed_at"]) - seconds(seek["opened_at"]) for seek in read if seek.get("status") == "paired"]
-    to_created = [created[seek["match"]] - seconds(seek["closed_at"]) for seek in read if seek.get("status") == "paired"]
+    was_paired = [seek for seek in read if seek.get("status") == "paired"]
+    paired = [seconds(seek["closed_at"]) - seconds(seek["opened_at"]) for seek in was_paired]
+    to_created = [created[seek["match"]] - seconds(seek["closed_at"]) for seek in was_paired]
     waits = [wait for bot in bots for wait in bot.waits]
     matches = set().union(*(bot.matches for bot in bots))
     forming = max(bot.last_started for bot in bots) - began  # the drain of the odd bot out at the end not counted

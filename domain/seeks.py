@@ -15,7 +15,8 @@ Its events:
     matches_started  {matches, at}                the paired matches created since
     pairing_refused  {match, reason, at}          the match could not be created: its seeks end canceled
 Its state: {game, version, open: {seek: seek}, closed: {seek: seek + {status, closed_at, match?, seat?, reason?}},
-pending: {match: seeks_paired's data}}: the pairings whose match is not known to be created. A closed seek is forgotten CLOSED_KEPT_MS after it closed.
+pending: {match: seeks_paired's data}}: the pairings whose match is not known to be created. A closed seek is
+forgotten CLOSED_KEPT_MS after it closed.
 
 The rules of pairing: seeks are compatible when they ask for the same options, players, clock and rated; the oldest
 open seek is served first, with the oldest compatible seeks of other accounts whose ratings all fit in every member's

@@ -106,7 +106,8 @@ class SeekService:
         return seeks.open_seek(seek_id, checked, account, rating, self._now(), round(self._expiry * 1000))
 
     def cancel(self, seek_id: str, credential: str | None) -> dict:
-        """The owner takes its open seek out of the pool; a canceled one answers the same; 409 once paired or expired."""
+        """The owner takes its open seek out of the pool; a canceled one answers the same; 409 once paired or
+        expired."""
         account = self._accounts.authenticate(credential)
         game = _game_of(seek_id)
 
@@ -139,7 +140,8 @@ class SeekService:
     def pair(self, game: str) -> dict:
         """One pairing pass over the game's pool (one at a time: the caller holds the pool's lock): the seeks
         expired, the groups paired, the matches created (also those of pairings a dead pass left); counts of each."""
-        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen), "pairing its seeks")
+        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen),
+                                         "pairing its seeks")
         return {"expired": sum(len(e["data"]["seeks"]) for e in decided if e["type"] == "seeks_expired"),
                 "paired": sum(e["type"] == "seeks_paired" for e in decided), **self._start_pending(game, state)}
 

@@ -22,9 +22,9 @@ def account(server) -> str:
 
 def seeking_bot(server, key, log: Path, *terms: str) -> subprocess.Popen:
     with log.open("a") as out:
-        return subprocess.Popen([sys.executable, "-m", "cli", "bot", "--url", server, "--key", key, "--policy", "greedy",
-                                 "--seek", "flipout", "--clock", '{"move_ms": 20000}', *terms], stdout=out,
-                                stderr=subprocess.STDOUT)
+        return subprocess.Popen([sys.executable, "-m", "cli", "bot", "--url", server, "--key", key,
+                                 "--policy", "greedy", "--seek", "flipout", "--clock", '{"move_ms": 20000}', *terms],
+                                stdout=out, stderr=subprocess.STDOUT)
 
 
 def stop(processes) -> None:

@@ -170,7 +170,8 @@ def test_a_pairing_stays_pending_until_its_match_is_noted_started_or_refused():
     state = pool(opened("s1", "ann"), opened("s2", "bob"), opened("s3", "cat"), opened("s4", "dan"))
     state = seeks.evolve_all(state, seeks.pair(state, T0 + 10, 0))
     first, second = list(state["pending"])
-    state = seeks.evolve_all(state, seeks.started([first], T0 + 20) + seeks.refused(second, "account_not_found", T0 + 20))
+    state = seeks.evolve_all(state, seeks.started([first], T0 + 20) +
+                             seeks.refused(second, "account_not_found", T0 + 20))
     assert state["pending"] == {}
     refused_seeks = [s for s in ("s1", "s2", "s3", "s4") if seeks.find(state, s).get("reason")]
     assert len(refused_seeks) == 2
