@@ -26,6 +26,7 @@ from rq.job import Job, JobStatus
 from rq.utils import now
 
 from domain.games import GAMES
+from observability.metrics import seek_pass
 from service.matches import MatchService
 from service.seeks import SeekService
 from service.tournaments import TournamentService
@@ -90,7 +91,11 @@ def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSc
 def pair_seeks(seeks: SeekService, connection, game: str) -> dict | None:
     """One pairing pass over the game's pool: its counts, or None while another pass holds the pool."""
     with _one_pass_at_a_time(connection, SEEK_LOCK_KEY.format(game=game), LONGEST_SEEK_PASS) as mine:
-        return seeks.pair(game) if mine else None
+        if not mine:
+            return None
+        done = seeks.pair(game)
+    seek_pass(game, done)
+    return done
 
 
 def pair_every_pool(seeks: SeekService, connection) -> dict[str, dict]:

@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 import redis
+from prometheus_client import REGISTRY
 from rq import Queue, SimpleWorker
 
 from eventstore.accounts import RedisAccountStore
@@ -57,7 +58,10 @@ def test_a_pool_another_pass_holds_is_left_to_it(wired):
     assert pair_seeks(seeks, connection, "flipout") is None and "flipout" not in pair_every_pool(seeks, connection)
     assert seeks.get(first["id"])["status"] == "open"
     held.release()
+    started = REGISTRY.get_sample_value("cardroom_seek_pairings_total", {"game": "flipout", "what": "started"}) or 0
     assert pair_every_pool(seeks, connection)["flipout"]["started"] == 1
+    assert REGISTRY.get_sample_value("cardroom_seek_pairings_total", {"game": "flipout", "what": "started"}) == \
+        started + 1  # counted for GET /metrics
 
 
 def test_a_pass_killed_after_its_decision_is_completed_by_the_next_with_one_match(wired, redis_client, monkeypatch):
