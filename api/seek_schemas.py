@@ -11,6 +11,15 @@ LONGEST_BOT_AFTER = 86_400
 WIDEST_RANGE = 1000.0
 
 
+class JsonNumber(fields.Float):
+    """A JSON number only: marshmallow's Float also takes "5" and true."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class CreateSeek(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={"enum": list(GAMES)})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "the game's options"})
@@ -19,7 +28,7 @@ class CreateSeek(Schema):
     clock = fields.Nested(ClockSpec, allow_none=True, metadata={
         "description": "the match's turn clock (docs/clocks.md); required when rated"})
     rated = JsonBoolean(load_default=False, metadata={"description": "a rated match (needs a clock)"})
-    rating_range = fields.Float(allow_none=True, validate=validate.Range(min=0, max=WIDEST_RANGE), metadata={
+    rating_range = JsonNumber(allow_none=True, validate=validate.Range(min=0, max=WIDEST_RANGE), metadata={
         "description": "the most another's rating may differ from yours (openskill mu points: an account starts at "
                        "25 +- 8.3); it widens the longer you wait (SEEK_WIDEN per second). None: any rating"})
     bot_after = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0, max=LONGEST_BOT_AFTER),

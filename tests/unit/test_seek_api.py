@@ -50,6 +50,8 @@ def test_an_opened_seek_is_open_readable_by_its_id_and_listed_among_yours(client
     ({"game": "mantis", "rated": True}, 422, "clock_required"),
     ({"game": "mantis", "rated": 1, "clock": {"move_ms": 1000}}, 422, None),
     ({"game": "mantis", "rating_range": -1}, 422, None),
+    ({"game": "mantis", "rating_range": "5"}, 422, None),
+    ({"game": "mantis", "rating_range": True}, 422, None),
     ({"game": "mantis", "bot_after": 1.5}, 422, None),
     ({"game": "mantis", "bot": "random"}, 422, "bot_without_bot_after"),
     ({"game": "mantis", "bot": "chessmaster", "bot_after": 1}, 422, None),
