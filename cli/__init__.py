@@ -57,6 +57,18 @@ def accepted_challengers(value: str) -> str | set[str]:
     return value if value in (ANYONE, NOBODY) else {whom.strip() for whom in value.split(",") if whom.strip()}
 
 
+def first_seek(seeker: Seeker) -> None:
+    """The first seek, here, so that terms the server refuses end the command with the reason; a server not up yet,
+    busy or at its limits is left to the seeker's retries."""
+    try:
+        seeker.step()
+    except HttpError as error:
+        if error.status not in (409, 429) and error.status < 500:
+            raise
+    except (OSError, ValueError):
+        pass
+
+
 def seek_terms(args) -> dict:
     """The body of POST /v1/seeks that `--seek` and its options make."""
     optional = {"clock": args.clock, "rating_range": args.rating_range, "bot_after": args.bot_after}
@@ -86,7 +98,7 @@ def run_bot(args) -> int:
         player = Bot(client, args.policy, args.options, accept=args.accept)
         if args.seek:
             seeker = Seeker(client, seek_terms(args))
-            seeker.step()  # here, so that terms the server refuses end the command with its reason
+            first_seek(seeker)
             threading.Thread(target=seeker.run, daemon=True, name="seeker").start()
         player.run()
     except InvalidSetup as error:

@@ -2,6 +2,7 @@
 requests (the HTTP itself is tested end to end in tests/e2e/test_bot_client.py)."""
 import pytest
 
+from cli import main
 from cli.bot import FIRST_PAUSE, SEEK_POLL, Bot, HttpError, Seeker
 
 VIEW = {"game": "mantis", "version": 7}
@@ -146,3 +147,34 @@ def test_a_refused_seek_is_tried_again_after_a_pause_but_a_refused_key_ends_the_
     server = SeekServer(refusals=[HttpError(401, {"reason": "key_rejected"}, None)])
     with pytest.raises(HttpError):
         Seeker(server, TERMS, sleep=pauses.append).run()
+
+
+def test_cardroom_bot_seeking_terms_the_server_refuses_ends_with_the_reason(monkeypatch, capsys):
+    def refused(self, method, path, body=None, headers=None):
+        if method == "POST":
+            raise HttpError(422, {"reason": "clock_required", "message": "a rated seek needs a clock"}, None)
+        return {"seeks": []}
+
+    monkeypatch.setattr("cli.bot.Client.call", refused)
+    assert main(["bot", "--url", "http://127.0.0.1:9", "--key", "crk_x", "--seek", "mantis", "--rated"]) == 2
+    assert "clock_required" in capsys.readouterr().err
+
+
+def test_cardroom_bot_seeking_a_server_not_up_yet_leaves_the_seek_to_its_retries(monkeypatch):
+    def down(self, method, path, body=None, headers=None):
+        raise OSError("connection refused")
+
+    started = []
+
+    class Thread:  # the seeker's thread, not started: its retries are tested above
+        def __init__(self, target, **kwargs):
+            self.target = target
+
+        def start(self):
+            started.append("seeker")
+
+    monkeypatch.setattr("cli.bot.Client.call", down)
+    monkeypatch.setattr("cli.threading.Thread", Thread)
+    monkeypatch.setattr("cli.Bot.run", lambda self: started.append("player"))
+    assert main(["bot", "--url", "http://127.0.0.1:9", "--key", "crk_x", "--seek", "mantis"]) == 0
+    assert started == ["seeker", "player"]
