@@ -3,6 +3,9 @@ from flask.views import MethodView
 
 from api.context import accounts, credential, service, vary_on_authorization
 from api.etags import Blueprint
+from api.rating_schemas import AccountPage
+from api.ratings import ladders
+from service.accounts import public
 from api.schemas import (Account, AccountMatchPage, AccountMatchQuery, AccountWithKey, Challenges, CreateAccount,
                          UpdateAccount)
 
@@ -11,6 +14,7 @@ account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
                                        "is created or its key rotated; send it as 'Authorization: Bearer KEY'. It "
                                        "acts for every seat the account holds.")
 ACCOUNT_KEY = [{"accountKey": []}]
+RECENT_MATCHES = 10  # on an account's public page
 
 
 account_routes.after_request(vary_on_authorization)
@@ -69,3 +73,16 @@ class MyChallenges(MethodView):
         """The invitations awaiting your answer, oldest first: accept or decline each at
         POST /v1/matches/<match>/accept or .../decline (the feed announces them as `challenge`)."""
         return service().invitations(credential())
+
+
+@account_routes.route("/<reference>")
+class AccountDetail(MethodView):
+    @account_routes.response(200, AccountPage)
+    @account_routes.doc(operationId="getAccount")
+    def get(self, reference):
+        """An account's public page, by id or name: its ratings on each ladder (with their history) and its
+        last matches; 404 account_not_found."""
+        account = public(accounts().resolve(reference))
+        rated = ladders()
+        return {**account, "ratings": rated.ratings_of(account["id"]) if rated else [],
+                "recent_matches": service().matches_of(account["id"], None, None, RECENT_MATCHES)["matches"]}

@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from api.context import credential
 from api.etags import Blueprint
+from api.rating_schemas import RatingsRebuilt
 from api.schemas import AdminAccount, AdminAction, BotTurns, Match
 from service.admin import AdminService
 
@@ -67,3 +68,14 @@ class RequeueBotTurns(MethodView):
     def post(self, body):
         """Enqueue every stuck bot turn again; each is still played once (its job submits at its version)."""
         return admin_service().requeue_bot_turns(credential(), body["reason"], body["by"])
+
+
+@admin.route("/ratings/rebuild")
+class RebuildRatings(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, RatingsRebuilt)
+    @admin.doc(security=ADMIN_KEY, operationId="rebuildRatings")
+    def post(self, body):
+        """Recompute every rating from the logs of the rated matches, in each ladder's order, and replace the
+        leaderboards with them (`cardroom ratings rebuild`, docs/ladder.md): repairs a damaged projection."""
+        return admin_service().rebuild_ratings(credential(), body["reason"], body["by"])

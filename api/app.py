@@ -26,6 +26,7 @@ from api.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_sc
 from api.schemas import ClockSpec, Error, PlayAnswer, PlayMessage
 from api.seeks import seek_routes
 from api.streams import streams as stream_routes
+from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
 from api.viewer import viewer
 from domain.games import GAMES
@@ -37,6 +38,7 @@ from service.matches import MatchService
 from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
+from service.ladders import LadderService
 from service.tournaments import TournamentService
 
 # gzip what is worth it. Never a stream (text/event-stream, application/x-ndjson): gzip would hold events back
@@ -73,7 +75,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
                tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
                exposition: Exposition | None = None, metrics_token: str | None = None,
-               readiness: dict | None = None, seeks: SeekService | None = None) -> Flask:
+               readiness: dict | None = None, ladders: LadderService | None = None,
+               seeks: SeekService | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
@@ -81,7 +84,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     (/v1/admin, answering 404 admin_disabled without an ADMIN_KEY); without it, none.
     `exposition`: what GET /metrics answers (default: this process's figures); `metrics_token`: who may read it
     (api/metrics.py). `readiness`: GET /health/ready's checks by name, each returning when it passes and raising
-    (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis". `seeks`: the seek pools
+    (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis". `ladders`: rated play's
+    leaderboards (/v1/ratings, and the ratings on an account's page); needs `accounts`. `seeks`: the seek pools
     (/v1/seeks); without them, none."""
     app = Flask("cardroom")
     add_request_ids(app)  # first: every later hook's refusal has its request id
@@ -104,6 +108,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.tournaments"] = tournaments
     app.extensions["cardroom.tournament_streams"] = tournament_streams
     app.extensions["cardroom.admin"] = admin
+    app.extensions["cardroom.ladders"] = ladders
     app.extensions["cardroom.seeks"] = seeks
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
@@ -127,6 +132,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(blueprint)
     if streams is not None:
         api.register_blueprint(stream_routes)
+    if ladders is not None:
+        api.register_blueprint(rating_routes)
     if accounts is not None:
         api.register_blueprint(account_routes)
     if feeds is not None:

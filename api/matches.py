@@ -49,7 +49,7 @@ class MatchList(MethodView):
     def post(self, body):
         """Create a match. The answer carries one secret token per human seat: it is shown only once."""
         return service().create(body["game"], body["options"], body["seats"], body.get("seed"), credential(),
-                                body.get("clock"))
+                                body.get("clock"), rated=body["rated"])
 
 
 @matches.route("/<match_id>")

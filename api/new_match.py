@@ -9,13 +9,14 @@ combinations that differ get an alternative each.
 """
 from itertools import product
 
-from api.schemas import MAX_SEATS, NAME as NAME_LENGTH, SEED as SEED_LENGTH
+from api.schemas import MAX_SEATS, NAME as NAME_LENGTH, RATED as RATED_DOC, SEED as SEED_LENGTH
 from domain import clock
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from domain.games import GAMES
 
 NAME = {"type": "string", "minLength": NAME_LENGTH.min, "maxLength": NAME_LENGTH.max}
+RATED = {"type": "boolean", "default": False, "description": RATED_DOC}
 SEED = {"type": "string", "minLength": SEED_LENGTH.min, "maxLength": SEED_LENGTH.max,
         "description": "makes the deal reproducible; recorded as client-seeded"}
 NEW_SEAT, NEW_MATCH, NEW_CLOCK = "NewSeat", "NewMatch", "NewClock"
@@ -70,7 +71,7 @@ def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
     described = ", ".join(f"{name} {value}" for name, value in choice.items())
     return _object(f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats",
                    {"game": {"type": "string", "enum": [info.id]}, "options": options, "seats": seats, "seed": SEED,
-                    "clock": {"$ref": f"#/components/schemas/{NEW_CLOCK}"}},
+                    "clock": {"$ref": f"#/components/schemas/{NEW_CLOCK}"}, "rated": RATED},
                    ["game", "seats"] + (["options"] if options.get("required") else []))
 
 

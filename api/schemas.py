@@ -60,6 +60,11 @@ def _clock_part(option) -> fields.Field:
 ClockSpec = Schema.from_dict({option.name: _clock_part(option) for option in clock.SPEC}, name="ClockSpec")
 
 
+RATED = ("the match counts on its ladder when it finishes (docs/ladder.md): every seat an account or a house bot, "
+         "a clock, no seed, else 422 with a reason (rated_open_seat, rated_anonymous_seat, rated_without_clock, "
+         "rated_with_seed, rated_player_twice, rated_bot_options)")
+
+
 class CreateMatch(Schema):
     game = fields.String(required=True, validate=validate.Length(min=1, max=40))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -69,6 +74,7 @@ class CreateMatch(Schema):
                                                   "(422 client_seed_with_open_seats) when a seat is open: a seed "
                                                   "may only decide cards hidden from its owner (docs/fairness.md)"})
     clock = fields.Nested(ClockSpec, metadata={"description": "a turn clock (docs/clocks.md); none: no clock"})
+    rated = fields.Boolean(load_default=False, metadata={"description": RATED})
 
 
 class JoinMatch(Schema):
@@ -213,6 +219,7 @@ class Match(Schema):
     commitment = fields.String(required=True,
                                metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
     seed_source = fields.String(required=True, metadata={"enum": [SERVER_SEED, CLIENT_SEED]})
+    rated = fields.Boolean(required=True, metadata={"description": "whether it counts on its ladder (docs/ladder.md)"})
     view = fields.Raw(required=True, allow_none=True, metadata={
         "oneOf": each_game("View"),
         "description": "what you may see: the <Game>View of the match's `game`; null before the deal"})

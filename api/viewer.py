@@ -1,7 +1,8 @@
 """The viewer: pages for spectators, players reviewing a match and auditors (docs/viewer.md).
 
 HTML shells: `/` (the listing), `/matches/<id>` (one match; `?version=N&seat=S` deep-links a moment
-and a seat), `/tournaments` and `/tournaments/<id>` (standings, the ratings chart, the rounds), and the plain ES modules and CSS under api/static/ that draw them from the public API. No
+and a seat), `/tournaments` and `/tournaments/<id>` (standings, the ratings chart, the rounds), `/ratings/<game>` (a
+ladder's leaderboard) and `/accounts/<id or name>` (ratings, their history charts, recent matches), and the plain ES modules and CSS under api/static/ that draw them from the public API. No
 build step and nothing from another host: the browser loads the modules as they are in the repository.
 """
 from pathlib import Path
@@ -33,3 +34,14 @@ def tournaments_listing():
 def tournament_page(tournament_id):
     """One shell for every id, as for a match: the page shows the API's 404 if there is none."""
     return send_from_directory(STATIC, "tournament.html")
+
+
+@viewer.get("/ratings/<game>")
+def leaderboard_page(game):
+    """One shell for every game: the page shows the API's 404 for an unknown one."""
+    return send_from_directory(STATIC, "ratings.html")
+
+
+@viewer.get("/accounts/<reference>")
+def account_page(reference):
+    return send_from_directory(STATIC, "account.html")

@@ -14,6 +14,7 @@ from api.rate_limits import RateLimits
 from bootstrap.config import Settings
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from eventstore.accounts import InMemoryAccountStore, RedisAccountStore
+from eventstore.leaderboards import InMemoryLeaderboardStore, RedisLeaderboardStore
 from eventstore.memory import InMemoryEventStore
 from eventstore.quota import WindowQuota
 from eventstore.redis_cluster import ClusterEventStore
@@ -24,6 +25,7 @@ from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
+from service.ladders import LadderService
 from service.matches import MatchService
 from service.ports import NoBots, NoSeekPasses, NoTournaments
 from service.seeks import SeekService
@@ -124,16 +126,21 @@ def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
     return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
 
+def build_ladders(config: Settings, client: redis.Redis | RedisCluster) -> LadderService:
+    return LadderService(build_event_store(config, client), RedisLeaderboardStore(client))
+
+
 def build_match_service(config: Settings, client: redis.Redis | None = None,
-                        accounts: AccountService | None = None) -> MatchService:
+                        accounts: AccountService | None = None, ladders: LadderService | None = None) -> MatchService:
     bots = build_bot_scheduler(config)
     timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_failure_ttl)
-    return MatchService(build_event_store(config, client or build_redis(config)), bots,
+    client = client or build_redis(config)
+    return MatchService(build_event_store(config, client), bots,
                         snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
                         accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
                         timers=timers, tournaments=build_tournament_scheduler(config),
                         challenge_expiry=config.challenge_expiry, invitations=build_invitation_quota(config),
-                        metrics=PrometheusMetrics())
+                        metrics=PrometheusMetrics(), ladders=ladders or build_ladders(config, client))
 
 
 def build_invitation_quota(config: Settings) -> WindowQuota:
@@ -147,11 +154,12 @@ def build_tournament_service(config: Settings, matches: MatchService, client: re
                              build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
-def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService,
+def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService, ladders: LadderService,
                        client: redis.Redis | None = None) -> SeekService:
+    """The seek pools, pairing by the accounts' ratings on the ladders of the seeks' terms."""
     return SeekService(build_event_store(config, client or build_redis(config)), matches, accounts,
                        RqSeekPasses(build_queue(config), config.job_failure_ttl), expiry=config.seek_expiry,
-                       max_open=config.max_open_seeks, widen_per_second=config.seek_widen)
+                       max_open=config.max_open_seeks, widen_per_second=config.seek_widen, ratings=ladders.rating_of)
 
 
 def build_rate_limits(config: Settings) -> RateLimits:
@@ -169,7 +177,8 @@ def build_accounts(config: Settings, client: redis.Redis | RedisCluster, memo=No
 def build_app(config: Settings):
     client = build_redis(config)
     accounts = build_accounts(config, client, memo=request_memo)
-    service = build_match_service(config, client, accounts)
+    ladders = build_ladders(config, client)
+    service = build_match_service(config, client, accounts, ladders)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
     store = build_event_store(config, client)
     hub = Hub(store)
@@ -177,7 +186,7 @@ def build_app(config: Settings):
     feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
     tournaments = build_tournament_service(config, service, client, accounts)
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
-                         config.bot_turn_expiry)
+                         config.bot_turn_expiry, ladders)
     bot_queue = build_queue(config)
     exposition = Exposition(config.metrics_dir, [bot_queue, build_timer_queue(bot_queue)])
     return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
@@ -185,8 +194,8 @@ def build_app(config: Settings):
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
-                      readiness=build_readiness(config, client),
-                      seeks=build_seek_service(config, service, accounts, client))
+                      readiness=build_readiness(config, client), ladders=ladders,
+                      seeks=build_seek_service(config, service, accounts, ladders, client))
 
 
 def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
@@ -201,12 +210,14 @@ def build_docs_app():
     """The app without any Redis, for `flask openapi write` (it only reads the routes and schemas)."""
     store = InMemoryEventStore()
     accounts = AccountService(InMemoryAccountStore())
-    service = MatchService(store, NoBots(), accounts=accounts)
+    ladders = LadderService(store, InMemoryLeaderboardStore())
+    service = MatchService(store, NoBots(), accounts=accounts, ladders=ladders)
     tournaments = TournamentService(store, service, NoTournaments(), max_matches=0, accounts=accounts)
     hub = Hub(store)
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
-                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600),
-                      seeks=SeekService(store, service, accounts, NoSeekPasses()))
+                      admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,
+                                         ladders=ladders), ladders=ladders,
+                      seeks=SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of))

@@ -2,7 +2,8 @@
 server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
 `--seek GAME` it seeks matches forever (docs/ladder.md).
 `cardroom tournament --url URL ...` runs a tournament on a server and prints its standings. `cardroom admin --url URL
---key ADMIN_KEY ...` acts as the operator (cli/admin.py)."""
+--key ADMIN_KEY ...` acts as the operator (cli/admin.py). `cardroom ratings rebuild --url URL --key ADMIN_KEY` recomputes
+every rating from the logs (cli/ratings.py, docs/ladder.md)."""
 import argparse
 import json
 import logging
@@ -13,6 +14,7 @@ from cli.admin import add_admin_command, run_admin
 from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError, Seeker
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
+from cli.ratings import add_ratings_command, run_ratings
 from cli.tournament import add_tournament_command, run_tournament
 from service.audit import verify_export
 from service.tournament_audit import verify_tournament
@@ -49,8 +51,10 @@ def main(argv: list[str] | None = None) -> int:
                          help="let a house bot take the seat nobody came for after this long (default: never)")
     add_tournament_command(commands)
     add_admin_command(commands)
+    add_ratings_command(commands)
     args = parser.parse_args(argv)
-    return {"bot": run_bot, "tournament": run_tournament, "admin": run_admin}.get(args.command, run_verify)(args)
+    return {"bot": run_bot, "tournament": run_tournament, "admin": run_admin,
+            "ratings": run_ratings}.get(args.command, run_verify)(args)
 
 
 def accepted_challengers(value: str) -> str | set[str]:

@@ -2,7 +2,7 @@
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
     match_created  {game, options, seats: [{name, bot, open, bot_options?, account?, invited?}], commitment,
-                    seed_source, invited_by?, invited_until?}
+                    seed_source, invited_by?, invited_until?, rated?}   rated: counts on its ladder
     seat_joined    {seat, name, account?}
     seat_left      {seat}                    a seat given up before the deal: it is open again
     seat_accepted  {seat}                    the invited account took its seat (see CHALLENGES below)
@@ -39,7 +39,7 @@ Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes
 """
 import hashlib
 
-from domain import clock
+from domain import clock, ladder
 from domain.errors import InvalidSetup
 from domain.games import get_game
 from domain.bots import BOTS, bot_options
@@ -61,8 +61,10 @@ def commitment(seed: str, salt: str) -> str:
 
 # --- decide -----------------------------------------------------------------------------------------
 def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str, seed_source: str,
-           owner: str | None = None, clock_spec: dict | None = None, invitation: dict | None = None) -> list[dict]:
-    """`seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
+           owner: str | None = None, clock_spec: dict | None = None, invitation: dict | None = None,
+           rated: bool = False) -> list[dict]:
+    """`rated`: the match counts on its ladder (domain/ladder.py), which only some matches may.
+    `seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
     `seats[i]["invited"]`; `owner` is the creator's account, if the creator showed one; `clock_spec` the turn
     clock asked for (None: no clock); `invitation` {by: {account, name}, until: ms} when a seat is invited."""
     game = get_game(game_id)
@@ -80,9 +82,12 @@ def create(game_id: str, options: dict, seats: list[dict], seed_commitment: str,
     if invited and invitation is None:
         raise InvalidSetup("invitation_required", "an invited seat needs who invites and until when")
     invitations = {"invited_by": invitation["by"], "invited_until": invitation["until"]} if invited else {}
+    if rated:
+        ladder.check_rated(seated, clock_spec is not None, seed_source == SERVER_SEED)
     return [{"type": "match_created", "data": {
         "game": game_id, "options": checked, "seats": seated,
-        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed, **invitations}}]
+        "commitment": seed_commitment, "seed_source": seed_source, **owned, **timed, **invitations,
+        **({"rated": True} if rated else {})}}]  # absent when unrated: the logs of before rating stay the same
 
 
 def check_seed_owner_plays_every_human_seat(seats: list[dict], owner: str | None = None) -> None:

@@ -22,7 +22,8 @@ The rules of pairing: seeks are compatible when they ask for the same options, p
 open seek is served first, with the oldest compatible seeks of other accounts whose ratings all fit in every member's
 window (its rating_range, widened by `widen_per_second` of waiting; no range: any rating); an account is seated
 once per match, and a seek is paired once. A group that stays short of `players` is filled with house bots once
-every seek in it has waited its `bot_after` seconds (none: never).
+every seek in it has waited its `bot_after` seconds (none: never); a rated one by one house bot at most (a rated
+match seats each player once, and a house bot of one kind is one player on its ladder: domain/ladder.py).
 """
 import hashlib
 import json
@@ -99,7 +100,7 @@ def _groups(alike: list[dict], now: int, widen_per_second: float) -> list[tuple[
             continue
         group = _group(anchor, [s for s in alike if s["seek"] not in taken], now, widen_per_second)
         short = anchor["players"] - len(group)
-        if short and not all(_bot_due(s, now) for s in group):
+        if short and (not all(_bot_due(s, now) for s in group) or (anchor["rated"] and short > 1)):
             continue
         taken.update(s["seek"] for s in group)
         tables.append((group, [{"bot": anchor["bot"]}] * short))

@@ -1,11 +1,13 @@
 """What the operator may do through the API with the ADMIN_KEY (docs/operations.md): abort a match, disable or
-enable an account, and see and re-enqueue the bot turns the workers have not played. Each action is logged with
+enable an account, see and re-enqueue the bot turns the workers have not played, and rebuild the ratings from the
+logs (docs/ladder.md). Each action is logged with
 who asked and why; an abort is also in the match's own log, where the audit replays it."""
 import hmac
 import logging
 
 from service.accounts import AccountService
 from service.errors import Forbidden, NotFound, Unauthorized
+from service.ladders import LadderService
 from service.matches import MatchService
 from service.ports import BotScheduler
 
@@ -14,15 +16,16 @@ log = logging.getLogger("cardroom.admin")
 
 class AdminService:
     def __init__(self, matches: MatchService, accounts: AccountService, bots: BotScheduler, admin_key: str | None,
-                 stall_after: float, give_up_after: float):
+                 stall_after: float, give_up_after: float, ladders: LadderService | None = None):
         """`admin_key`: None turns every admin action off (404 admin_disabled); `stall_after`, `give_up_after`:
-        the janitor's bounds on an awaited bot turn (STALL_AFTER, BOT_TURN_EXPIRY)."""
+        the janitor's bounds on an awaited bot turn (STALL_AFTER, BOT_TURN_EXPIRY); `ladders`: rated play's."""
         self._matches = matches
         self._accounts = accounts
         self._bots = bots
         self._key = admin_key
         self._stall_after = stall_after
         self._give_up_after = give_up_after
+        self._ladders = ladders
 
     def authorize(self, credential: str | None) -> None:
         if not self._key:
@@ -67,3 +70,13 @@ class AdminService:
             self._bots.requeue(turn["match"], turn["seat"], turn["version"])
         log.warning("admin %s re-enqueued %d bot turns: %s", by, len(stuck["bot_turns"]), reason)
         return stuck
+
+    def rebuild_ratings(self, credential: str | None, reason: str, by: str) -> dict:
+        """Every rating recomputed from the matches' logs, and the leaderboards replaced with them."""
+        self.authorize(credential)
+        if self._ladders is None:
+            raise NotFound("ladders_disabled", "this server keeps no ladders")
+        rebuilt = self._ladders.rebuild()
+        log.warning("admin %s rebuilt the ratings (%d ladders, %d matches, %d differences): %s", by,
+                    rebuilt["ladders"], rebuilt["matches"], len(rebuilt["differences"]), reason)
+        return rebuilt

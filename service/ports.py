@@ -96,6 +96,26 @@ class NoMetrics:
         return None
 
 
+class Ladders(Protocol):
+    """Rated play (service/ladders.py): what a rated match's end asks of it."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        """Before the append that finishes a rated match: its rating is due (the janitor retries it)."""
+
+    def rate(self, match_id: str, state: dict, at: str) -> str:
+        """Rates the finished match on its ladder, once however often asked."""
+
+
+class NoLadders:
+    """Rates nothing: for tools and tests that do not look at ladders."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        return None
+
+    def rate(self, match_id: str, state: dict, at: str) -> str:
+        return "unrated"
+
+
 class SeekScheduler(Protocol):
     def schedule(self, game: str, version: int) -> None:
         """Arrange for a pairing pass over the game's seek pool soon (a seek arrived: the pool is at `version`)."""

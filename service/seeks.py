@@ -18,8 +18,6 @@ import threading
 import time
 import uuid
 
-from openskill.models import PlackettLuce
-
 from domain import seeks
 from domain.errors import InvalidSetup
 from domain.games import GAMES
@@ -28,6 +26,7 @@ from eventstore.clock import utc_at
 from service.accounts import AccountService
 from service.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 from service.matches import MatchService
+from service.ratings import initial
 from service.ports import NoSeekPasses, SeekScheduler
 from service.repository import Current, Repository
 
@@ -40,31 +39,27 @@ BACK_OFF = 0.005  # seconds: the longest pause after the first conflict, growing
 # the matches it pairs write, where one every 100 events would write the whole state every second.
 SNAPSHOT_EVERY = 10_000
 SEEK_ID = re.compile(r"^([a-z0-9]{1,40})-[0-9a-f]{32}$")
-_MODEL = PlackettLuce()  # the model tournaments rate with (service/ratings.py)
 
 
 def pool_key(game: str) -> str:
     return f"{POOL}{game}"
 
 
-def rating_of(account_id: str, game: str, options: dict, players: int) -> dict:
-    """The rating the pool pairs the account by, for a seek of these terms: {mu, sigma}, openskill's scale.
-
-    THE SEAM for rated play (issue #30): until accounts are rated, every account has openskill's starting rating
-    (mu 25, sigma 25/3), so rating_range pairs everyone with everyone; wired to the ladder, this returns the
-    account's rating on the ladder of (game, options, players)."""
-    fresh = _MODEL.rating()
-    return {"mu": fresh.mu, "sigma": fresh.sigma}
+def newcomer(account_id: str, game: str, options: dict, players: int) -> dict:
+    """A rating for a seek's terms when nothing rates the accounts (tools and tests): openskill's starting one for
+    everybody (mu 25, sigma 25/3), so every rating_range pairs everyone. The service is given the ladders'
+    (bootstrap: LadderService.rating_of, the account's rating on the ladder of the game, edition and players)."""
+    return initial()
 
 
 class SeekService:
     def __init__(self, store: EventStore, matches: MatchService, accounts: AccountService,
                  passes: SeekScheduler = NoSeekPasses(), clock=time.time, expiry: float = 600,
                  max_open: int = 5, widen_per_second: float = 0.1, snapshot_every: int = SNAPSHOT_EVERY,
-                 ratings=rating_of, sleep=time.sleep):
+                 ratings=newcomer, sleep=time.sleep):
         """`expiry`: seconds a seek waits for a pairing; `max_open`: open seeks per account (all games);
-        `widen_per_second`: how much a seek's rating window grows each second it waits; `ratings`: rating_of or
-        what replaces it (the account's rating for a seek's terms)."""
+        `widen_per_second`: how much a seek's rating window grows each second it waits; `ratings(account, game,
+        options, players)`: the account's {mu, sigma} for a seek's terms (LadderService.rating_of)."""
         self._pools = Repository(store, seeks.evolve_all, _missing_pool, key=pool_key, snapshot_every=snapshot_every,
                                  remembered=len(GAMES))
         self._store = store
@@ -183,9 +178,8 @@ class SeekService:
             return None
         seats = [{"account": seat["account"]} if "seek" in seat else {"bot": seat["bot"]} for seat in pairing["seats"]]
         try:
-            # the ladder's merge passes rated=pairing["rated"] here (every seat an account or a house bot, a clock)
             self._matches.create(pairing["game"], pairing["options"], seats, clock_spec=pairing["clock"],
-                                 match_id=pairing["match"], paired=True)
+                                 match_id=pairing["match"], rated=pairing["rated"], paired=True)
         except VersionConflict:
             return None  # created a moment ago by a racing pass
         except ServiceError as refused:

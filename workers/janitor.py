@@ -27,6 +27,7 @@ from rq.utils import now
 
 from domain.games import GAMES
 from observability.metrics import seek_pass
+from service.ladders import LadderService
 from service.matches import MatchService
 from service.seeks import SeekService
 from service.tournaments import TournamentService
@@ -86,6 +87,15 @@ def _sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSc
         log.warning("janitor: re-enqueued the stalled tournament advance %s", job_id)
         requeued.append(job_id)
     return requeued
+
+
+def sweep_ratings(ladders: LadderService, stall_after: float) -> list[tuple[str, str]]:
+    """Rates the rated matches that finished `stall_after` seconds ago or more and are still due: their process
+    died between the finishing append and the rating (service/matches/reactions/rated.py)."""
+    done = ladders.rate_due(stall_after)
+    for match_id, outcome in done:
+        log.warning("janitor: the rating of match %s was due: %s", match_id, outcome)
+    return done
 
 
 def pair_seeks(seeks: SeekService, connection, game: str) -> dict | None:

@@ -32,3 +32,9 @@ export function showError(error) {
 export function seatName(seat) {
   return seat.name || (seat.bot ? `bot ${seat.bot}` : seat.open ? "open seat" : "?");
 }
+
+/** A rating's number as the tables show it. */
+export const fixed = (value, digits = 2) => value.toFixed(digits);
+
+/** An API time (ISO 8601 UTC) as "YYYY-MM-DD HH:MM:SS". */
+export const when = (time) => time.replace("T", " ").slice(0, 19);

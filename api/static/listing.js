@@ -1,6 +1,6 @@
 // The listing: GET /v1/matches with the page's filters; the filters and the cursor live in the URL, so a
 // filtered page can be shared and the browser's back button works.
-import { el, getJson, seatName, showError } from "./dom.js";
+import { el, getJson, seatName, showError, when } from "./dom.js";
 
 const params = new URLSearchParams(location.search);
 const form = document.getElementById("filters");
@@ -18,7 +18,7 @@ function row(match) {
     el("td", {}, el("a", { href: `/matches/${match.id}` }, match.id.slice(0, 12))),
     el("td", {}, match.game), el("td", {}, match.status),
     el("td", {}, match.seats.map(seatName).join(", ")), el("td", {}, String(match.version)),
-    el("td", {}, winners), el("td", {}, match.created_at.replace("T", " ").slice(0, 19)));
+    el("td", {}, winners), el("td", {}, when(match.created_at)));
 }
 
 async function show() {

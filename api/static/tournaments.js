@@ -1,5 +1,5 @@
 // The tournaments listing: GET /v1/tournaments, newest first; the cursor lives in the URL.
-import { el, getJson, showError } from "./dom.js";
+import { el, getJson, showError, when } from "./dom.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -8,7 +8,7 @@ function row(tournament) {
     el("td", {}, el("a", { href: `/tournaments/${tournament.id}` }, tournament.name)),
     el("td", {}, tournament.game), el("td", {}, tournament.format), el("td", {}, tournament.status),
     el("td", {}, `${tournament.progress.done} / ${tournament.progress.total}`),
-    el("td", {}, tournament.created_at.replace("T", " ").slice(0, 19)));
+    el("td", {}, when(tournament.created_at)));
 }
 
 async function show() {

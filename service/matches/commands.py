@@ -31,14 +31,17 @@ ATTEMPTS = 5  # appends of one command tried while other changes of the match ke
 class MatchCommands(Callers):
     def create(self, game: str, options: dict, seats: list[dict], seed: str | None = None,
                credential: str | None = None, clock_spec: dict | None = None, tournament: str | None = None,
-               match_id: str | None = None, paired: bool = False) -> dict:
+               match_id: str | None = None, rated: bool = False, paired: bool = False) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
         `clock_spec`: the turn clock (docs/clocks.md). `tournament`: the tournament it is played for (whose
         entrants accepted their entry, so their accounts are seated at once); `match_id`: the id it must have
         (default: a new one), so that creating it twice is one match (the second raises VersionConflict).
+        `rated`: the match counts on its ladder when it finishes (docs/ladder.md); a tournament rates its own.
         `paired`: the match of seeks paired (service/seeks.py): every account seated asked for it, and its room
         for one more match was counted when it asked (so a pairing decided is never refused for it)."""
+        if rated and tournament:
+            raise Unprocessable("rated_tournament", "a tournament's matches are rated by the tournament, not a ladder")
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
         consented = bool(tournament) or paired
@@ -48,7 +51,7 @@ class MatchCommands(Callers):
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
         events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                              owner["id"] if owner else None, clock_spec, invitation)
+                              owner["id"] if owner else None, clock_spec, invitation, rated)
         now = self._stamp()
         state = match.evolve_all(None, timed(events, now))
         opening = match.open_events(state, seed)

@@ -14,7 +14,7 @@ def document(match_id: str, state: dict, seat: int | None) -> dict:
         "version": state["version"],
         "seats": seats(state["seats"], state), "to_act": match.to_act(state), "result": state["result"],
         "you": seat, "commitment": state["commitment"], "seed_source": state["seed_source"],
-        "view": match.view(state, seat), **_clock_document(state),
+        "rated": bool(state.get("rated")), "view": match.view(state, seat), **_clock_document(state),
     }
 
 

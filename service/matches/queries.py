@@ -133,12 +133,16 @@ class MatchQueries(Callers):
         """The matches of the caller's account, newest first, each with the account's seat; like
         list_matches, each entry is checked against the meta (a seat left, a crash before the append)."""
         account = self._require_accounts().authenticate(credential)
+        return self.matches_of(account["id"], status, cursor, limit)
+
+    def matches_of(self, account_id: str, status: str | None, cursor: int | None, limit: int) -> dict:
+        """An account's matches as account_matches shows them: what an account's public page lists."""
         found, before = [], cursor
         while True:
-            batch = self._accounts.match_ids(account["id"], before, limit)
+            batch = self._accounts.match_ids(account_id, before, limit)
             for (position, match_id), meta in zip(batch, self._store.metas([m for _, m in batch])):
                 before = position
-                seat = account_seat(meta, account["id"]) if meta and "status" in meta else None
+                seat = account_seat(meta, account_id) if meta and "status" in meta else None
                 if seat is not None and (status is None or meta["status"] == status):
                     found.append({**summary(match_id, meta), "seat": seat})
                     if len(found) == limit:

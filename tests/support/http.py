@@ -2,11 +2,13 @@
 from api.app import create_app
 from api.context import request_memo
 from eventstore.accounts import InMemoryAccountStore
+from eventstore.leaderboards import InMemoryLeaderboardStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.admin import AdminService
 from service.feed import AccountFeeds
 from service.hub import Hub
+from service.ladders import LadderService
 from service.seeks import SeekService
 from service.streams import MatchStreams
 from service.tournament_streams import TournamentStreams
@@ -19,25 +21,29 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 
 def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
-                metrics_token=None, seeks=None, **service_options):
+                metrics_token=None, ladders=None, seeks=None, **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
     api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off);
-    `metrics_token`: METRICS_TOKEN (default: none); `seeks`: a SeekService (default: one on the same store)."""
+    `metrics_token`: METRICS_TOKEN (default: none); `ladders`: the LadderService (default: one on `store`);
+    `seeks`: a SeekService (default: one on the same store, pairing by `ladders`' ratings)."""
     store = store or InMemoryEventStore()
+    ladders = ladders or LadderService(store, InMemoryLeaderboardStore())
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
-    service = make_service(bots, store=store, accounts=accounts, tournaments=jobs, **service_options)
+    service = make_service(bots, store=store, accounts=accounts, tournaments=jobs, ladders=ladders,
+                           **service_options)
     hub = Hub(store)
     streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
     feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
     tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments
-    admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600)
+    admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600,
+                         ladders=ladders)
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin,
-                     seeks=seeks or SeekService(store, service, accounts))
+                     ladders=ladders, seeks=seeks or SeekService(store, service, accounts, ratings=ladders.rating_of))
     return app.test_client()
 
 

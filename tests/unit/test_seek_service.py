@@ -8,7 +8,9 @@ from service.accounts import AccountService
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unavailable, Unprocessable
 from service.feed import AccountFeeds
 from service.hub import Hub
-from service.seeks import SeekService, rating_of
+from service.ladders import LadderService
+from service.seeks import SeekService, newcomer
+from eventstore.leaderboards import InMemoryLeaderboardStore
 from tests.support.service import make_service
 from tests.unit.test_feed import kinds, upto
 
@@ -76,7 +78,7 @@ def test_a_seek_needs_an_account_key(pool):
 def test_an_opened_seek_is_open_until_its_expiry_and_nudges_a_pairing_pass(pool, keys, passes, clock):
     seek = pool.open(keys["ann"], DUEL)
     assert seek["status"] == "open" and seek["account"]["name"] == "ann" and seek["match"] is None
-    assert seek["expires_at"] > seek["opened_at"] and seek["rating"] == rating_of("x", "mantis", {}, 2)
+    assert seek["expires_at"] > seek["opened_at"] and seek["rating"] == newcomer("x", "mantis", {}, 2)
     assert pool.get(seek["id"]) == seek and passes.scheduled == [("mantis", 1)]
     assert pool.mine(keys["ann"]) == {"seeks": [seek]}
 
@@ -244,3 +246,27 @@ def test_another_process_folds_the_pool_from_its_snapshots_as_the_one_that_wrote
     reader = SeekService(store, matches, accounts, snapshot_every=3)  # remembers nothing: snapshot + the events after
     assert [reader.get(s["id"]) for s in opened] == [writer.get(s["id"]) for s in opened]
     assert [reader.get(s["id"])["status"] for s in opened] == ["paired", "paired", "canceled"]
+
+
+def test_the_pool_pairs_by_the_ratings_it_is_given_for_the_seeks_terms(store, matches, accounts, keys):
+    asked = []
+
+    def ladder(account_id, game, options, players):
+        asked.append((game, options, players))
+        return {"mu": {"ann": 20.0, "bob": 30.0, "cat": 21.0}[accounts.resolve(account_id)["name"]], "sigma": 5.0}
+
+    pool = SeekService(store, matches, accounts, ratings=ladder)
+    ann, bob, cat = (pool.open(keys[name], {**DUEL, "rating_range": 2}) for name in ("ann", "bob", "cat"))
+    assert asked[0] == ("mantis", {"edition": "classic"}, 2) and ann["rating"] == {"mu": 20.0, "sigma": 5.0}
+    pool.pair("mantis")
+    assert pool.get(ann["id"])["match"] == pool.get(cat["id"])["match"] and pool.get(bob["id"])["status"] == "open"
+
+
+def test_rated_seeks_make_a_rated_match_on_the_ladder(store, accounts, keys):
+    ladders = LadderService(store, InMemoryLeaderboardStore())
+    matches = make_service(store=store, accounts=accounts, ladders=ladders)
+    pool = SeekService(store, matches, accounts, ratings=ladders.rating_of)
+    rated = {**DUEL, "clock": {"move_ms": 10_000}, "rated": True}
+    ann, _ = pool.open(keys["ann"], rated), pool.open(keys["bob"], rated)
+    assert pool.pair("mantis")["started"] == 1
+    assert matches.get(pool.get(ann["id"])["match"], None)["rated"] is True

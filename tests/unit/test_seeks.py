@@ -138,6 +138,15 @@ def test_a_short_table_is_filled_with_bots_only_when_every_seek_in_it_has_waited
     assert seats_of(pairing) == ["greedy", "s1", "s2"]
 
 
+def test_a_rated_table_takes_one_house_bot_at_most_as_one_kind_is_one_player_on_its_ladder():
+    rated = {"players": 3, "bot_after": 0, "clock": CLOCK, "rated": True}
+    state = pool(opened("s1", "ann", **rated))
+    assert seeks.pair(state, T0 + 60_000, 0) == []
+    state = seeks.evolve_all(state, opened("s2", "bob", **rated))
+    [pairing] = paired(seeks.pair(state, T0 + 60_000, 0))
+    assert seats_of(pairing) == ["greedy", "s1", "s2"] and pairing["rated"] is True
+
+
 def test_seeks_past_their_expiry_expire_and_are_not_paired():
     state = pool(opened("s1", "ann"), opened("s2", "bob", at=T0 + 1))
     events = seeks.pair(state, T0 + EXPIRY, 0)

@@ -13,7 +13,8 @@ IMPORTS = re.compile(r'^import .* from "(\.[^"]+)";$', re.MULTILINE)
 
 
 @pytest.mark.parametrize("path, shell", [("/", "listing.js"), ("/matches/any-id", "match.js"),
-                                         ("/tournaments", "tournaments.js"), ("/tournaments/any-id", "tournament.js")])
+                                         ("/tournaments", "tournaments.js"), ("/tournaments/any-id", "tournament.js"),
+                                         ("/ratings/mantis", "ratings.js"), ("/accounts/any-id", "account.js")])
 def test_the_pages_are_html_shells_that_load_their_module(client, path, shell):
     page = client.get(path)
     assert page.status_code == 200 and page.mimetype == "text/html"

@@ -1,0 +1,77 @@
+"""The ladders' schemas: a leaderboard page, a player's entry, an account's public page (docs/ladder.md)."""
+from marshmallow import Schema, fields, validate
+
+from api.schemas import Account, AccountMatch
+from domain.ladder import HOUSE
+
+PAGE_MAX = 100
+
+
+class RatingsQuery(Schema):
+    edition = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "the game's edition, where it has editions (Mantis: classic, the default, or compact)"})
+    players = fields.Integer(load_default=2, validate=validate.Range(min=2, max=10),
+                             metadata={"description": "the player count of the ladder (default 2)"})
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000),
+                            metadata={"description": "entries to skip: next_offset of the last page"})
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=PAGE_MAX))
+
+
+class Rating(Schema):
+    player = fields.String(required=True, metadata={"description": "an account's id, or a house bot's identity "
+                                                                   "(bot:greedy, bot:ismcts:3)"})
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": ["account", HOUSE]})
+    mu = fields.Float(required=True, metadata={"description": "openskill's estimate of the strength"})
+    sigma = fields.Float(required=True, metadata={"description": "its uncertainty"})
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma: what the table is sorted by"})
+    low = fields.Float(required=True, metadata={"description": "mu - 1.96 sigma: the 95% interval's low end"})
+    high = fields.Float(required=True, metadata={"description": "mu + 1.96 sigma"})
+    games = fields.Integer(required=True, metadata={"description": "rated matches played on this ladder"})
+    last_played = fields.String(required=True, metadata={"description": "when its last rated match ended (UTC)"})
+
+
+class RankedRating(Rating):
+    rank = fields.Integer(required=True)
+
+
+class Leaderboard(Schema):
+    ladder = fields.String(required=True, metadata={"description": "<game>[.<edition>].<players>p"})
+    game = fields.String(required=True)
+    options = fields.Dict(required=True, metadata={"description": "the game's options that name the ladder"})
+    players = fields.Integer(required=True)
+    total = fields.Integer(required=True, metadata={"description": "players rated on this ladder"})
+    offset = fields.Integer(required=True)
+    next_offset = fields.Integer(required=True, allow_none=True, metadata={"description": "null on the last page"})
+    entries = fields.List(fields.Nested(RankedRating), required=True)
+
+
+class RatingPoint(Schema):
+    match = fields.String(required=True)
+    at = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "the player's name in that match"})
+    rank = fields.Integer(required=True, metadata={"description": "its rank in that match (1 best)"})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+
+
+class LadderRating(Rating):
+    ladder = fields.String(required=True)
+    game = fields.String(required=True)
+    history = fields.List(fields.Nested(RatingPoint), required=True,
+                          metadata={"description": "its rating after each of its last 50 rated matches, oldest first"})
+
+
+class AccountPage(Account):
+    ratings = fields.List(fields.Nested(LadderRating), required=True,
+                          metadata={"description": "one per ladder it played, the most played first"})
+    recent_matches = fields.List(fields.Nested(AccountMatch), required=True,
+                                 metadata={"description": "its last matches, newest first"})
+
+
+class RatingsRebuilt(Schema):
+    ladders = fields.Integer(required=True, metadata={"description": "ladders rebuilt"})
+    matches = fields.Integer(required=True, metadata={"description": "rated matches recomputed"})
+    differences = fields.List(fields.String(), required=True, metadata={
+        "description": "the matches whose recomputed rating differs from the one their ladder recorded (none unless "
+                       "the rules of rating changed)"})

@@ -1,0 +1,175 @@
+"""Where the leaderboards are kept: a projection of the ladders' logs (docs/ladder.md), rebuilt from them at will
+(`cardroom ratings rebuild`), and the notes of rated matches whose rating is due.
+
+In Redis the keys of one ladder share the hash tag {lb:<ladder>}:
+    cr:{lb:<ladder>}:board            sorted set: player -> ordinal (mu - 3 sigma): a page is one ZREVRANGE
+    cr:{lb:<ladder>}:rows             hash: player -> its row as JSON {player, name, kind, mu, sigma, games,
+                                      last_played, version}, `version` the ladder's at its last rated match
+    cr:{lb:<ladder>}:history:<player> sorted set: the player's rating after each rated match, scored by the ladder's
+                                      version: {match, at, name, rank, mu, sigma}
+and cr:ratings:due (sorted set: match -> when its rating became due) is what the janitor reads.
+A row is written only over an older one (the script compares versions), so writers that race, or a retry that
+comes late, never put back an older rating; a history point written twice is the same member at the same score.
+"""
+import json
+import threading
+from abc import ABC, abstractmethod
+from collections import defaultdict
+
+# KEYS: the ladder's rows, its board, then each player's history. ARGV: per player, its id, its row (JSON), its
+# ordinal, its version, its history point's version and the point (JSON). Writes each row newer than the stored one.
+PUT = """
+for i = 0, (#ARGV / 6) - 1 do
+  local player, row, ordinal = ARGV[6*i+1], ARGV[6*i+2], ARGV[6*i+3]
+  local stored = redis.call('HGET', KEYS[1], player)
+  if not stored or cjson.decode(stored)['version'] < tonumber(ARGV[6*i+4]) then
+    redis.call('HSET', KEYS[1], player, row)
+    redis.call('ZADD', KEYS[2], ordinal, player)
+  end
+  redis.call('ZADD', KEYS[3 + i], ARGV[6*i+5], ARGV[6*i+6])
+end
+return 1
+"""
+DUE = "cr:ratings:due"
+
+
+class LeaderboardStore(ABC):
+    @abstractmethod
+    def put(self, ladder: str, rows: list[dict], points: list[tuple[int, dict]]) -> None:
+        """Writes each row ({player, ordinal, version, ...}) unless a newer one is stored, and each player's history
+        point (version, {match, at, name, rank, mu, sigma}), one per row."""
+
+    @abstractmethod
+    def replace(self, ladder: str, rows: list[dict], histories: dict[str, list[tuple[int, dict]]]) -> None:
+        """The ladder's whole projection in one step: these rows and, per player, its (version, point) history."""
+
+    @abstractmethod
+    def page(self, ladder: str, offset: int, limit: int) -> tuple[list[dict], int]:
+        """Rows by ordinal, best first, from `offset`; and how many players the ladder has."""
+
+    @abstractmethod
+    def rows(self, ladder: str, players: list[str]) -> list[dict | None]: ...
+
+    @abstractmethod
+    def history(self, ladder: str, player: str, limit: int) -> list[dict]:
+        """The player's last `limit` points, oldest first."""
+
+    @abstractmethod
+    def note_due(self, match_id: str, since: float) -> None:
+        """The match's rating is due since `since` (seconds since the epoch)."""
+
+    @abstractmethod
+    def due(self, before: float, limit: int) -> list[str]:
+        """The matches whose rating has been due since before `before`, oldest first."""
+
+    @abstractmethod
+    def done(self, match_id: str) -> None: ...
+
+
+def _keys(ladder: str) -> tuple[str, str]:
+    return f"cr:{{lb:{ladder}}}:rows", f"cr:{{lb:{ladder}}}:board"
+
+
+def _history_key(ladder: str, player: str) -> str:
+    return f"cr:{{lb:{ladder}}}:history:{player}"
+
+
+class RedisLeaderboardStore(LeaderboardStore):
+    def __init__(self, client):
+        self._redis = client
+        self._put = client.register_script(PUT)
+
+    def put(self, ladder, rows, points):
+        args = [value for row, (version, point) in zip(rows, points) for value in (
+            row["player"], json.dumps(row), row["ordinal"], row["version"], version, json.dumps(point))]
+        self._put(keys=[*_keys(ladder), *(_history_key(ladder, row["player"]) for row in rows)], args=args)
+
+    def replace(self, ladder, rows, histories):
+        rows_key, board = _keys(ladder)
+        stale = [key for key in self._redis.scan_iter(match=_history_key(ladder, "*"), count=1000)]
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(rows_key, board, *stale)
+            if rows:
+                pipe.hset(rows_key, mapping={row["player"]: json.dumps(row) for row in rows})
+                pipe.zadd(board, {row["player"]: row["ordinal"] for row in rows})
+            for player, history in histories.items():
+                pipe.zadd(_history_key(ladder, player), {json.dumps(point): version for version, point in history})
+            pipe.execute()
+
+    def page(self, ladder, offset, limit):
+        rows_key, board = _keys(ladder)
+        with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zrevrange(board, offset, offset + limit - 1)
+            pipe.zcard(board)
+            players, total = pipe.execute()
+        return [row for row in self.rows(ladder, players) if row], total
+
+    def rows(self, ladder, players):
+        if not players:
+            return []
+        return [json.loads(found) if found else None for found in self._redis.hmget(_keys(ladder)[0], players)]
+
+    def history(self, ladder, player, limit):
+        return [json.loads(point) for point in self._redis.zrange(_history_key(ladder, player), -limit, -1)]
+
+    def note_due(self, match_id, since):
+        self._redis.zadd(DUE, {match_id: since}, nx=True)
+
+    def due(self, before, limit):
+        return self._redis.zrangebyscore(DUE, "-inf", f"({before}", start=0, num=limit)
+
+    def done(self, match_id):
+        self._redis.zrem(DUE, match_id)
+
+
+class InMemoryLeaderboardStore(LeaderboardStore):
+    """For unit tests: the same answers as Redis, in dicts under one lock."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._rows: dict[str, dict[str, dict]] = defaultdict(dict)
+        self._histories: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)  # point (JSON) -> version
+        self._due: dict[str, float] = {}
+
+    def put(self, ladder, rows, points):
+        with self._lock:
+            for row, (version, point) in zip(rows, points):
+                stored = self._rows[ladder].get(row["player"])
+                if stored is None or stored["version"] < row["version"]:
+                    self._rows[ladder][row["player"]] = row
+                self._histories[ladder, row["player"]][json.dumps(point)] = version
+
+    def replace(self, ladder, rows, histories):
+        with self._lock:
+            self._rows[ladder] = {row["player"]: row for row in rows}
+            for key in [key for key in self._histories if key[0] == ladder]:
+                del self._histories[key]
+            for player, history in histories.items():
+                self._histories[ladder, player] = {json.dumps(point): version for version, point in history}
+
+    def page(self, ladder, offset, limit):
+        with self._lock:
+            ranked = sorted(self._rows[ladder].values(), key=lambda row: (row["ordinal"], row["player"]),
+                            reverse=True)  # ZREVRANGE's order: ties by player, descending
+            return ranked[offset:offset + limit], len(ranked)
+
+    def rows(self, ladder, players):
+        with self._lock:
+            return [self._rows[ladder].get(player) for player in players]
+
+    def history(self, ladder, player, limit):
+        with self._lock:
+            points = sorted(self._histories[ladder, player].items(), key=lambda item: (item[1], item[0]))
+            return [json.loads(point) for point, _ in points[-limit:]]
+
+    def note_due(self, match_id, since):
+        with self._lock:
+            self._due.setdefault(match_id, since)
+
+    def due(self, before, limit):
+        with self._lock:
+            return sorted((m for m, since in self._due.items() if since < before), key=self._due.get)[:limit]
+
+    def done(self, match_id):
+        with self._lock:
+            self._due.pop(match_id, None)

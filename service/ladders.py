@@ -1,0 +1,219 @@
+"""Rated play's use cases: rate a finished rated match on its ladder, read the leaderboards, rebuild them from the
+logs (docs/ladder.md).
+
+Each ladder is an aggregate of its own in the matches' store ("l:<ladder>", service/repository.py), whose log is
+one match_rated event per rated match (domain/ladder.py). A match is rated once: the ladder's append carries the
+match's id as its idempotency key, so a retry (the janitor's, a rebuild's) finds it recorded and appends nothing.
+The leaderboards (eventstore/leaderboards.py) are a projection of those logs: each append is projected after it,
+and `rebuild` recomputes them, and every rating, from the matches' own logs.
+"""
+import math
+import time
+from collections import defaultdict
+
+from domain import ladder, match
+from domain.errors import InvalidSetup
+from domain.games import get_game
+from eventstore.base import Appended, EventStore, Head, VersionConflict
+from eventstore.leaderboards import LeaderboardStore
+from service import ratings
+from service.errors import NotFound
+from service.repository import Current, Repository
+
+LADDERS = "ladders"  # the catalog of ladders (the store's catalogs, as tournaments')
+LADDER = "l:"  # a ladder's log is kept beside the matches', under this prefix
+ATTEMPTS = 5  # appends of one rating tried while other ratings of the ladder get in first
+# No snapshots: a ladder never finishes, so its snapshots (each holding every player) would pile up for ever (the
+# store keeps them all, for loads at a past version); a process folds the log once and remembers the ladder,
+# reading only the new events after that (bench/ladders.py: the cold load's cost)
+SNAPSHOT_EVERY = 0
+HISTORY = 50  # rating points shown per account and ladder
+DUE_BATCH = 100
+
+
+def ladder_key(ladder_id: str) -> str:
+    return f"{LADDER}{ladder_id}"
+
+
+class LadderService:
+    def __init__(self, store: EventStore, boards: LeaderboardStore, clock=time.time, remembered: int = 20):
+        self._store = store
+        self._boards = boards
+        self._clock = clock
+        self._ladders = Repository(store, ladder.evolve_all, _missing_ladder, key=ladder_key,
+                                   snapshot_every=SNAPSHOT_EVERY, remembered=remembered)
+        self._matches = Repository(store, match.evolve_all, _missing_match)
+
+    # --- rating a finished match (service/matches/reactions/rated.py) -------------------------------
+    def note_due(self, match_id: str, since: float) -> None:
+        """Before the append that finishes a rated match: what the janitor finds if the rating never happens."""
+        self._boards.note_due(match_id, since)
+
+    def rate(self, match_id: str, state: dict, at: str) -> str:
+        """Rates the finished match `state` on its ladder at `at` (its end, UTC): "rated", "already" (rated
+        before), "unrated" (it counts for nobody), "busy" (left due for the janitor)."""
+        ranks = ladder.ranks(state)
+        if ranks is None:
+            self._boards.done(match_id)
+            return "unrated"
+        ladder_id = ladder.ladder_id(state["game"], state["options"], len(state["seats"]))
+        entrants = [{**ladder.player(seat), "rank": rank} for seat, rank in zip(state["seats"], ranks)]
+        for _ in range(ATTEMPTS):
+            current = self._current(ladder_id)
+            recorded = self._store.recall(ladder_key(ladder_id), match_id)
+            if recorded:
+                self._project(ladder_id, int(recorded))
+                return "already"
+            event = _rated(ladder_id, match_id, at, entrants, current.state)
+            if current.head.version == 0:  # listed before its first append: a crash leaves it listed, never lost
+                self._store.index(ladder_id, state["game"], catalog=LADDERS)
+            try:
+                appended = self._ladders.save(ladder_id, current, [event], ladder.evolve(current.state, event),
+                                              {"game": state["game"], "updated_at": repr(self._clock())},
+                                              idempotency=(match_id, str(current.head.version + 1)))
+            except VersionConflict:
+                continue
+            version = appended.head.version if isinstance(appended, Appended) else int(appended.record)
+            self._project(ladder_id, version)
+            return "rated" if isinstance(appended, Appended) else "already"
+        return "busy"
+
+    def rate_due(self, due_for: float) -> list[tuple[str, str]]:
+        """The janitor's pass: rates the matches whose rating has been due for `due_for` seconds; (match, outcome)."""
+        return [(match_id, self.rate_stored(match_id))
+                for match_id in self._boards.due(self._clock() - due_for, DUE_BATCH)]
+
+    def rate_stored(self, match_id: str) -> str:
+        """Rates a finished match from its log (the janitor's retry of a rating lost with its process)."""
+        try:
+            current = self._matches.load(match_id)
+        except NotFound:
+            self._boards.done(match_id)
+            return "unrated"
+        if current.state["status"] != match.FINISHED:
+            return "unfinished"
+        return self.rate(match_id, current.state, self._finished_at(match_id, current.head))
+
+    def _current(self, ladder_id: str) -> Current:
+        try:
+            return self._ladders.load(ladder_id)
+        except NotFound:
+            return Current({}, None, Head())
+
+    def _project(self, ladder_id: str, version: int) -> None:
+        """Writes the rows of the players of the ladder's event at `version`, as the ladder stands now, and their
+        points of that match; then the match's rating is done."""
+        event = self._store.read(ladder_key(ladder_id), after=version - 1, upto=version)[0]
+        state = self._ladders.load(ladder_id).state
+        seats = event["data"]["seats"]
+        rows = [_row(seat["player"], state["players"][seat["player"]]) for seat in seats]
+        self._boards.put(ladder_id, rows, [(version, _point(event["data"], seat)) for seat in seats])
+        self._boards.done(event["data"]["match"])
+
+    def _finished_at(self, match_id: str, head: Head) -> str:
+        return self._store.read(match_id, after=head.version - 1, upto=head.version)[0]["time"]
+
+    # --- reads --------------------------------------------------------------------------------------
+    def leaderboard(self, game: str, edition: str | None, players: int, offset: int, limit: int) -> dict:
+        """A page of the ladder of `game` (in `edition`, where it has editions) at `players` players, best first."""
+        try:
+            options = get_game(game).options({"edition": edition} if edition else {}, players)
+        except InvalidSetup as refused:
+            if refused.reason == "unknown_game":
+                raise NotFound("game_not_found", refused.message) from None
+            raise
+        ladder_id = ladder.ladder_id(game, options, players)
+        rows, total = self._boards.page(ladder_id, offset, limit)
+        following = offset + len(rows)
+        return {"ladder": ladder_id, "game": game, "options": options, "players": players, "total": total,
+                "offset": offset, "next_offset": following if following < total else None,
+                "entries": [{**entry(row), "rank": offset + i + 1} for i, row in enumerate(rows)]}
+
+    def ratings_of(self, player: str) -> list[dict]:
+        """The player's rating on each ladder it has played, with its last points, the most played first."""
+        found = []
+        for ladder_id, game in self._ladder_ids():
+            (row,) = self._boards.rows(ladder_id, [player])
+            if row:
+                found.append({"ladder": ladder_id, "game": game, **entry(row),
+                              "history": self.history(ladder_id, player)})
+        return sorted(found, key=lambda rating: (-rating["games"], rating["ladder"]))
+
+    def rating_of(self, player: str, game: str, options: dict, players: int) -> dict:
+        """The player's {mu, sigma} on the ladder of these terms (a newcomer's when it has played none there): what
+        matchmaking pairs by (service/seeks.py's `ratings`). Read from the leaderboard: one lookup."""
+        (row,) = self._boards.rows(ladder.ladder_id(game, options, players), [player])
+        return {"mu": row["mu"], "sigma": row["sigma"]} if row else ratings.initial()
+
+    def history(self, ladder_id: str, player: str) -> list[dict]:
+        """The player's rating after each of its last rated matches on the ladder, oldest first."""
+        points = self._boards.history(ladder_id, player, HISTORY)
+        if not points:
+            raise NotFound("rating_not_found", f"{player!r} has played no rated match on the ladder {ladder_id!r}")
+        return points
+
+    def _ladder_ids(self) -> list[tuple[str, str]]:
+        """(ladder, game) of every ladder."""
+        listed = self._store.matches(None, None, 10_000, catalog=LADDERS)
+        return [(ladder_id, meta["game"]) for (_, ladder_id), meta
+                in zip(listed, self._store.metas([ladder_key(i) for _, i in listed])) if meta]
+
+    # --- rebuild ------------------------------------------------------------------------------------
+    def rebuild(self) -> dict:
+        """Rates what is due, then recomputes every ladder from the matches' logs, in the ladder's order (the
+        ranks from each match's result, openskill from the ratings recomputed so far), and replaces its
+        leaderboard with the result. `differences`: the matches whose recomputed rating is not the one their
+        ladder recorded (none unless the rules of rating changed since)."""
+        for match_id in self._boards.due(math.inf, 10_000):
+            self.rate_stored(match_id)
+        summary = {"ladders": 0, "matches": 0, "differences": []}
+        for ladder_id, _ in self._ladder_ids():
+            state, histories = None, defaultdict(list)
+            for recorded in self._store.read(ladder_key(ladder_id)):
+                data = recorded["data"]
+                finished = self._matches.load(data["match"]).state
+                entrants = [{**ladder.player(seat), "rank": rank}
+                            for seat, rank in zip(finished["seats"], ladder.ranks(finished))]
+                event = _rated(ladder_id, data["match"], data["at"], entrants, state)
+                state = ladder.evolve(state, event)
+                for seat in event["data"]["seats"]:
+                    histories[seat["player"]].append((state["version"], _point(event["data"], seat)))
+                if event["data"] != data:
+                    summary["differences"].append(data["match"])
+                summary["matches"] += 1
+            players = state["players"] if state else {}
+            self._boards.replace(ladder_id, [_row(p, standing) for p, standing in players.items()], histories)
+            summary["ladders"] += 1
+        return summary
+
+
+def _rated(ladder_id: str, match_id: str, at: str, entrants: list[dict], state: dict | None) -> dict:
+    """The match_rated event of `entrants` on the ladder at `state`: openskill from their standings there."""
+    before = [ladder.standing(state, e["player"]) or ratings.initial() for e in entrants]
+    after = ratings.rate(before, [e["rank"] for e in entrants])
+    return ladder.rated(ladder_id, match_id, at, entrants, before, after)
+
+
+def _row(player: str, standing: dict) -> dict:
+    return {"player": player, "name": standing["name"], "kind": standing["kind"], "mu": standing["mu"],
+            "sigma": standing["sigma"], "ordinal": ratings.shown(standing["mu"], standing["sigma"])["ordinal"],
+            "games": standing["games"], "last_played": standing["last_played"], "version": standing["version"]}
+
+
+def _point(data: dict, seat: dict) -> dict:
+    return {"match": data["match"], "at": data["at"], "name": seat["name"], "rank": seat["rank"], **seat["after"]}
+
+
+def entry(row: dict) -> dict:
+    """A leaderboard entry as the API shows it."""
+    return {"player": row["player"], "name": row["name"], "kind": row["kind"], **ratings.shown(row["mu"], row["sigma"]),
+            "games": row["games"], "last_played": row["last_played"]}
+
+
+def _missing_ladder(ladder_id: str) -> NotFound:
+    return NotFound("ladder_not_found", f"no ladder {ladder_id!r}")
+
+
+def _missing_match(match_id: str) -> NotFound:
+    return NotFound("match_not_found", f"no match {match_id!r}")
+

@@ -1,0 +1,178 @@
+"""Rated play through the service on the in-memory store: a rated match that finishes is rated once on its ladder,
+the leaderboard is its projection, and a rebuild from the logs gives the same table (and repairs a damaged one)."""
+import pytest
+
+from eventstore.accounts import InMemoryAccountStore
+from eventstore.leaderboards import InMemoryLeaderboardStore
+from eventstore.memory import InMemoryEventStore
+from service.accounts import AccountService
+from service.errors import Unprocessable
+from service.ladders import LadderService, ladder_key
+from tests.support.service import InlineBots, make_service
+
+CLOCK = {"move_ms": 60_000}
+LADDER = "mantis.classic.2p"
+
+
+class Rig:
+    """A match service whose bots play at once, with accounts and ladders, on one in-memory store."""
+
+    def __init__(self, ladders_class=LadderService):
+        self.store, self.boards = InMemoryEventStore(), InMemoryLeaderboardStore()
+        self.accounts = AccountService(InMemoryAccountStore())
+        self.ladders = ladders_class(self.store, self.boards)
+        self.service = make_service(InlineBots(), store=self.store, accounts=self.accounts, ladders=self.ladders)
+
+    def account(self, name):
+        return self.accounts.register(name, "human")
+
+    def play(self, key, seats, **options):
+        """A rated match of `seats` created with `key`, its account seat always playing its first legal move."""
+        created = self.service.create("mantis", {}, seats, credential=key, clock_spec=CLOCK, rated=True, **options)
+        while (legal := self.service.legal_moves(created["id"], key))["moves"]:
+            self.service.move(created["id"], key, legal["moves"][0], legal["version"])
+        return created["id"]
+
+    def ladder_log(self, ladder_id=LADDER):
+        return [event["data"] for event in self.store.read(ladder_key(ladder_id))]
+
+    def table(self, ladder_id="mantis"):
+        return self.ladders.leaderboard(ladder_id, None, 2, 0, 100)["entries"]
+
+
+def test_a_finished_rated_match_appends_its_rating_to_its_ladder_and_the_leaderboard_shows_it():
+    rig = Rig()
+    ann = rig.account("ann")
+    match_id = rig.play(ann["api_key"], [{"account": ann["id"]}, {"bot": "greedy"}])
+    (rated,) = rig.ladder_log()
+    assert rated["match"] == match_id and rated["ladder"] == LADDER
+    assert [seat["player"] for seat in rated["seats"]] == [ann["id"], "bot:greedy"]
+    assert all(seat["before"] == {"mu": 25.0, "sigma": 25 / 3} for seat in rated["seats"])
+    winner, loser = sorted(rated["seats"], key=lambda seat: seat["rank"])
+    assert winner["after"]["mu"] > 25 > loser["after"]["mu"]
+    table = rig.table()
+    assert [entry["player"] for entry in table] == [winner["player"], loser["player"]]
+    assert all(entry["games"] == 1 and entry["low"] < entry["mu"] < entry["high"] for entry in table)
+    assert rig.service.get(match_id, None)["rated"] is True
+
+
+def test_rating_a_match_twice_is_refused_by_its_ladders_log():
+    rig = Rig()
+    ann = rig.account("ann")
+    match_id = rig.play(ann["api_key"], [{"account": ann["id"]}, {"bot": "random"}])
+    assert rig.ladders.rate_stored(match_id) == "already"
+    assert len(rig.ladder_log()) == 1 and rig.table()[0]["games"] == 1
+
+
+class Crashing(LadderService):
+    """A process that dies after the finishing append, before the rating."""
+
+    def rate(self, match_id, state, at):
+        return "lost"
+
+
+def test_a_rating_lost_with_its_process_is_made_up_by_the_janitors_pass():
+    rig = Rig(Crashing)
+    ann = rig.account("ann")
+    match_id = rig.play(ann["api_key"], [{"account": ann["id"]}, {"bot": "greedy"}])
+    assert rig.ladder_log() == []
+    janitor = LadderService(rig.store, rig.boards)  # another process, reading the note left before the append
+    assert janitor.rate_due(due_for=-1) == [(match_id, "rated")]
+    assert [rated["match"] for rated in rig.ladder_log()] == [match_id]
+    assert janitor.rate_due(due_for=-1) == []  # done: no longer due
+
+
+def test_a_seat_that_resigns_ranks_last():
+    rig = Rig()
+    ann = rig.account("ann")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"bot": "greedy"}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    rig.service.resign(created["id"], ann["api_key"])
+    (rated,) = rig.ladder_log()
+    assert [(seat["player"], seat["rank"]) for seat in rated["seats"]] == [(ann["id"], 2), ("bot:greedy", 1)]
+
+
+def test_an_aborted_rated_match_counts_for_nobody():
+    rig = Rig()
+    ann = rig.account("ann")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"bot": "greedy"}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    rig.service.abort(created["id"], "broken")
+    assert rig.ladder_log() == [] and rig.table() == []
+    assert rig.boards.due(float("inf"), 10) == []
+
+
+def test_a_tournaments_match_is_not_rated_on_a_ladder():
+    rig = Rig()
+    with pytest.raises(Unprocessable) as refused:
+        rig.service.create("mantis", {}, [{"bot": "greedy"}, {"bot": "random"}], clock_spec=CLOCK, rated=True,
+                           tournament="t1")
+    assert refused.value.reason == "rated_tournament"
+
+
+def several_rated_matches(rig):
+    ann, bob = rig.account("ann"), rig.account("bob")
+    for key, seats in [(ann["api_key"], [{"account": ann["id"]}, {"bot": "greedy"}]),
+                       (bob["api_key"], [{"bot": "random"}, {"account": bob["id"]}]),
+                       (ann["api_key"], [{"bot": "ismcts", "bot_options": {"level": 1}}, {"account": ann["id"]}]),
+                       (bob["api_key"], [{"account": bob["id"]}, {"bot": "greedy"}])]:
+        rig.play(key, seats)
+    return ann, bob
+
+
+def test_a_rebuild_from_the_logs_gives_the_same_table_as_the_live_one():
+    rig = Rig()
+    ann, _ = several_rated_matches(rig)
+    live, history = rig.table(), rig.ladders.ratings_of(ann["id"])
+    assert rig.ladders.rebuild() == {"ladders": 1, "matches": 4, "differences": []}
+    assert rig.table() == live and len(live) == 5
+    assert rig.ladders.ratings_of(ann["id"]) == history and len(history[0]["history"]) == 2
+
+
+def test_a_rebuild_repairs_a_damaged_projection():
+    rig = Rig()
+    ann, bob = several_rated_matches(rig)
+    live = rig.table()
+    damaged = [{**row, "mu": 99.0, "ordinal": 99.0} for row in rig.boards.page(LADDER, 0, 1)[0]]
+    rig.boards.replace(LADDER, damaged, {})  # one wrong row, the others and every history lost
+    assert rig.table() != live
+    rig.ladders.rebuild()
+    assert rig.table() == live
+    assert len(rig.ladders.ratings_of(bob["id"])[0]["history"]) == 2
+
+
+def test_a_rated_challenge_declined_counts_for_nobody():
+    rig = Rig()
+    ann, bob = rig.account("ann"), rig.account("bob")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"account": bob["id"]}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    assert created["seats"][1]["invited"]
+    rig.service.decline(created["id"], bob["api_key"])
+    assert rig.service.get(created["id"], None)["status"] == "finished"
+    assert rig.ladder_log() == [] and rig.boards.due(float("inf"), 10) == []
+
+
+def test_two_accounts_rated_against_each_other_once_the_invited_one_accepts():
+    rig = Rig()
+    ann, bob = rig.account("ann"), rig.account("bob")
+    created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"account": bob["id"]}],
+                                 credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    rig.service.accept(created["id"], bob["api_key"])
+    keys = [ann["api_key"], bob["api_key"]]
+    while (current := rig.service.get(created["id"], None))["to_act"]:
+        key = keys[current["to_act"][0]]
+        legal = rig.service.legal_moves(created["id"], key)
+        rig.service.move(created["id"], key, legal["moves"][0], legal["version"])
+    (rated,) = rig.ladder_log()
+    assert [seat["player"] for seat in rated["seats"]] == [ann["id"], bob["id"]]
+    assert sorted(seat["rank"] for seat in rated["seats"]) in ([1, 2], [1, 1])
+
+
+def test_matchmaking_reads_a_players_rating_on_the_ladder_of_its_terms_and_a_newcomers_elsewhere():
+    rig = Rig()
+    ann = rig.account("ann")
+    rig.play(ann["api_key"], [{"account": ann["id"]}, {"bot": "greedy"}])
+    (row,) = [entry for entry in rig.table() if entry["player"] == ann["id"]]
+    assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 2) == {"mu": row["mu"],
+                                                                                     "sigma": row["sigma"]}
+    assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 3) == {"mu": 25.0, "sigma": 25 / 3}
