@@ -74,7 +74,7 @@ class CreateMatch(Schema):
                                                   "(422 client_seed_with_open_seats) when a seat is open: a seed "
                                                   "may only decide cards hidden from its owner (docs/fairness.md)"})
     clock = fields.Nested(ClockSpec, metadata={"description": "a turn clock (docs/clocks.md); none: no clock"})
-    rated = fields.Boolean(load_default=False, metadata={"description": RATED})
+    rated = JsonBoolean(load_default=False, metadata={"description": RATED})
 
 
 class JoinMatch(Schema):
