@@ -39,14 +39,22 @@ def matches_of(server, key, status=None) -> list[dict]:
         "matches"]
 
 
-def test_two_seeking_bots_are_paired_play_their_match_to_the_end_and_seek_again(server, tmp_path):
+def ratings_of(server, key) -> list[dict]:
+    me = requests.get(f"{server}/v1/accounts/me", headers={"Authorization": f"Bearer {key}"}).json()
+    return requests.get(f"{server}/v1/accounts/{me['id']}").json()["ratings"]
+
+
+def test_two_seeking_bots_are_paired_play_their_rated_match_to_the_end_and_seek_again(server, tmp_path):
     ann, bob = account(server), account(server)
-    bots = [seeking_bot(server, key, tmp_path / f"{name}.log") for name, key in (("ann", ann), ("bob", bob))]
+    bots = [seeking_bot(server, key, tmp_path / f"{name}.log", "--rated") for name, key in (("ann", ann), ("bob", bob))]
     try:
         [first] = wait_for(lambda: matches_of(server, ann, "finished"), "ann's first match to finish", 180)
         assert first["id"] in {m["id"] for m in matches_of(server, bob)}
         table = requests.get(f"{server}/v1/matches/{first['id']}").json()
         assert table["game"] == "flipout" and table["clock"]["move_ms"] == 20000 and table["result"]
+        assert table["rated"] is True
+        [rating] = wait_for(lambda: ratings_of(server, ann), "ann's rating on the FlipOut ladder", 60)
+        assert rating["game"] == "flipout" and rating["games"] >= 1
         assert [seat["timeouts"] for seat in table["clock"]["seats"]] == [0, 0]  # both bots played every turn
         assert requests.get(f"{server}/v1/matches/{first['id']}/audit").json()["ok"]
         wait_for(lambda: len(matches_of(server, ann)) >= 2, "the bots to be paired again", 120)
