@@ -33,8 +33,8 @@ from service.repository import Current, Repository
 POOL = "s:"  # a game's seek pool is kept beside the matches' logs, under this prefix
 ATTEMPTS = 20  # appends of one command tried while other processes' changes keep getting in first
 BACK_OFF = 0.005  # seconds: the longest pause after the first conflict, growing with each
-# A pool's state holds its open seeks and those closed in the last 10 minutes (~0.5 KB each: 200 bots pairing 24
-# matches a second close ~29,000 in 10 minutes, ~15 MB). Every process remembers its pools and folds only the new
+# A pool's state holds its open seeks and those closed in the last 10 minutes (~0.5 KB each: 200 bots pairing 40
+# matches a second close ~48,000 in 10 minutes, ~25 MB). Every process remembers its pools and folds only the new
 # events, so a snapshot serves a cold start alone: a rare one (~3 minutes of that load) costs ~1% of the bytes
 # the matches it pairs write, where one every 100 events would write the whole state every second.
 SNAPSHOT_EVERY = 10_000
