@@ -26,6 +26,7 @@ from api.schemas.matches import ClockSpec
 from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
                                    new_seat_schema)
 from api.schemas.play_socket import PlayAnswer, PlayMessage
+from api.seeks import seek_routes
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
@@ -37,6 +38,7 @@ from service.admin import AdminService
 from service.live.feed import AccountFeeds
 from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
+from service.seeks import SeekService
 from service.ladders import LadderService
 from service.tournaments import TournamentService
 
@@ -53,7 +55,7 @@ GZIP_MIN_BYTES = 1024
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
 CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
                                   REQUEST_ID_HEADER],
-                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "OPTIONS"],
+                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
                 "max_age": 600}
 
 
@@ -74,7 +76,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                feeds: AccountFeeds | None = None, tournaments: TournamentService | None = None,
                tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
                exposition: Exposition | None = None, metrics_token: str | None = None,
-               readiness: dict | None = None, ladders: LadderService | None = None) -> Flask:
+               readiness: dict | None = None, ladders: LadderService | None = None,
+               seeks: SeekService | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
@@ -83,7 +86,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     `exposition`: what GET /metrics answers (default: this process's figures); `metrics_token`: who may read it
     (api/metrics.py). `readiness`: GET /health/ready's checks by name, each returning when it passes and raising
     (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis". `ladders`: rated play's
-    leaderboards (/v1/ratings, and the ratings on an account's page); needs `accounts`."""
+    leaderboards (/v1/ratings, and the ratings on an account's page); needs `accounts`. `seeks`: the seek pools
+    (/v1/seeks); without them, none."""
     app = Flask("cardroom")
     add_request_ids(app)  # first: every later hook's refusal has its request id
     instrument(app)  # next, so that a request's time includes every other hook
@@ -106,6 +110,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.tournament_streams"] = tournament_streams
     app.extensions["cardroom.admin"] = admin
     app.extensions["cardroom.ladders"] = ladders
+    app.extensions["cardroom.seeks"] = seeks
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
@@ -138,6 +143,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(tournament_routes)
     if admin is not None:
         api.register_blueprint(admin_routes)
+    if seeks is not None:
+        api.register_blueprint(seek_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

@@ -37,12 +37,13 @@ class RateLimits:
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
-    """Limits POST on match creation, join, moves and account creation; reads are not limited. No limit: no
+    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation; reads are not limited. No limit: no
     check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
                                        (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
-                                       ("tournaments.TournamentList", limits.create))  # counted apart from matches
+                                       ("tournaments.TournamentList", limits.create),  # counted apart from matches
+                                       ("seeks.SeekPool", limits.create))  # a seek is a match asked for
                if limit and endpoint in app.view_functions}
     if not limited:
         return

@@ -30,11 +30,12 @@ GENEROUS = {"move_ms": 600_000, "first_move_ms": 600_000}
 
 
 @contextmanager
-def whole_service(redis_url: str):
+def whole_service(redis_url: str, **settings: str):
+    """`settings`: more environment for bootstrap/config.py."""
     port = free_port()
     data = tempfile.mkdtemp(prefix="cardroom-bench-clocks-")
     env = {**os.environ, **NO_RATE_LIMITS, "REDIS_URL": redis_url, "PORT": str(port), "DATA_DIR": data,
-           "WORKERS": "2", "WEB_CONCURRENCY": "2", "PYTHONPATH": str(ROOT)}
+           "WORKERS": "2", "WEB_CONCURRENCY": "2", "PYTHONPATH": str(ROOT), **settings}
     process = subprocess.Popen([sys.executable, "-m", "bootstrap.run"], env=env, cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -30,11 +30,12 @@ from service.live.feed import AccountFeeds
 from service.live.hub import Hub
 from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
-from service.ports import NoBots, NoTournaments
+from service.ports import NoBots, NoSeekPasses, NoTournaments
+from service.seeks import SeekService
 from service.tournaments import TournamentService
 from workers import readiness
-from workers.scheduler import (RqBotScheduler, RqTournamentScheduler, RqTurnTimers, recovered_queue_name,
-                               timer_queue_name)
+from workers.scheduler import (RqBotScheduler, RqSeekPasses, RqTournamentScheduler, RqTurnTimers,
+                               recovered_queue_name, timer_queue_name)
 
 if TYPE_CHECKING:
     from api.rate_limits import RateLimits
@@ -161,6 +162,14 @@ def build_tournament_service(config: Settings, matches: MatchService, client: re
                              build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
+def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService, ladders: LadderService,
+                       client: redis.Redis | None = None) -> SeekService:
+    """The seek pools, pairing by the accounts' ratings on the ladders of the seeks' terms."""
+    return SeekService(build_event_store(config, client or build_redis(config)), matches, accounts,
+                       RqSeekPasses(build_queue(config), config.job_failure_ttl), expiry=config.seek_expiry,
+                       max_open=config.max_open_seeks, widen_per_second=config.seek_widen, ratings=ladders.rating_of)
+
+
 def build_rate_limits(config: Settings) -> "RateLimits":
     from api.rate_limits import RateLimits
 
@@ -199,7 +208,8 @@ def build_app(config: Settings):
                       accounts=accounts, feeds=feeds, tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
-                      readiness=build_readiness(config, client), ladders=ladders)
+                      readiness=build_readiness(config, client), ladders=ladders,
+                      seeks=build_seek_service(config, service, accounts, ladders, client))
 
 
 def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
@@ -225,4 +235,5 @@ def build_docs_app():
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
                       admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,
-                                         ladders=ladders), ladders=ladders)
+                                         ladders=ladders), ladders=ladders,
+                      seeks=SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of))

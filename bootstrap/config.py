@@ -65,6 +65,10 @@ class Settings:
                                #   empties it at start; unset = each process serves its own figures only
     metrics_token: str | None  # METRICS_TOKEN: the bearer token GET /metrics requires; unset = only clients on the
                                #   loopback interface may read it
+    seek_expiry: float         # SEEK_EXPIRY: seconds a seek waits in its pool for a pairing before it expires
+    max_open_seeks: int        # MAX_OPEN_SEEKS: open seeks an account may hold at once (every game)
+    seek_widen: float          # SEEK_WIDEN: how much a seek's rating window widens each second it waits (openskill
+                               #   mu points: an account starts at 25 +- 8.3)
     log_format: str            # LOG_FORMAT: "json" for one JSON object a log line (log collectors), else "text"
                                #   for people reading var/logs/ (docs/logging.md)
 
@@ -129,5 +133,11 @@ class Settings:
             max_connections_per_address=int(env.get("MAX_CONNECTIONS_PER_ADDRESS", "100")),
             metrics_dir=Path(env["PROMETHEUS_MULTIPROC_DIR"]) if env.get("PROMETHEUS_MULTIPROC_DIR") else None,
             metrics_token=env.get("METRICS_TOKEN") or None,
+            # Lichess's seeks wait as long; a bot on the ladder seeks again as soon as its match ends
+            seek_expiry=float(env.get("SEEK_EXPIRY", "600")),
+            # a bot seeks a few games at once; each open seek holds room for its match (MAX_OPEN_MATCHES)
+            max_open_seeks=int(env.get("MAX_OPEN_SEEKS", "5")),
+            # a minute's wait widens the window by 6 points, about 3/4 of a new account's sigma
+            seek_widen=float(env.get("SEEK_WIDEN", "0.1")),
             log_format=env.get("LOG_FORMAT", "text"),
         )

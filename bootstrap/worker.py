@@ -1,6 +1,6 @@
 """`python -m bootstrap.worker`: one RQ worker on the bot queue, with the service wired in and a janitor
-thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock) and
-archives the finished matches whose time has come (ARCHIVE_AFTER).
+thread that recovers bot turns lost with a crashed worker (one janitor sweeps at a time, under a lock),
+archives the finished matches whose time has come (ARCHIVE_AFTER) and pairs the seek pools.
 
 It runs no RQ scheduler: RQ forks one from the worker, and a SIGKILLed worker would leave it orphaned,
 still holding the scheduler lock; `python -m bootstrap.scheduler` is a program of its own instead."""
@@ -11,20 +11,21 @@ import time
 from rq import SimpleWorker
 
 from bootstrap import (build_accounts, build_bot_scheduler, build_ladders, build_match_service, build_recovered_queue,
-                       build_redis, build_timer_queue, build_tournament_scheduler, build_tournament_service, logs,
+                       build_redis, build_seek_service, build_timer_queue, build_tournament_scheduler, build_tournament_service, logs,
                        settings, wait_for_redis)
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
 from workers import jobs
-from workers.janitor import sweep, sweep_ratings, sweep_tournaments
+from workers.janitor import pair_every_pool, pair_seeks, sweep, sweep_ratings, sweep_tournaments
 
 log = logging.getLogger("cardroom.worker")
 # a worker is taken as dead after STALL_AFTER without a beat: 4 beats missed, not one late beat under load
 BEATS_PER_STALL = 4
 
 
-def run_janitor(service, scheduler, tournaments, tournament_scheduler, ladders, config, outage: RedisOutage) -> None:
+def run_janitor(service, scheduler, tournaments, tournament_scheduler, ladders, seeks, config,
+                outage: RedisOutage) -> None:
     log_context.bind_contextvars(program="janitor")  # this thread's lines are the janitor's, not the worker's
     while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
@@ -32,6 +33,7 @@ def run_janitor(service, scheduler, tournaments, tournament_scheduler, ladders, 
             service.archive_finished()  # idempotent: every worker's janitor may run it
             advances = sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
             sweep_ratings(ladders, config.stall_after)  # idempotent too: a match is rated once on its ladder
+            pair_every_pool(seeks, scheduler.queue.connection)
             janitor_passed(len(turns), len(advances), time.time())
             outage.back()
         except UNREACHABLE as error:
@@ -83,11 +85,12 @@ def main() -> None:
     ladders = build_ladders(config, client)
     service = build_match_service(config, client, accounts, ladders)
     tournaments = build_tournament_service(config, service, client, accounts)
-    jobs.configure(service, tournaments)
+    seeks = build_seek_service(config, service, accounts, ladders, client)
+    jobs.configure(service, tournaments, lambda game: pair_seeks(seeks, queue.connection, game))
     # timers first, then the turns recovered from dead workers (workers/scheduler.py, recovered_queue_name)
     worker = BotWorker([build_timer_queue(queue), build_recovered_queue(queue), queue], connection=queue.connection)
     threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
-                                               ladders, config, outage), daemon=True, name="janitor").start()
+                                               ladders, seeks, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
                      daemon=True, name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.

@@ -1,5 +1,6 @@
 """The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
-server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py).
+server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
+`--seek GAME` it seeks matches forever (docs/ladder.md).
 `cardroom tournament --url URL ...` runs a tournament on a server and prints its standings. `cardroom admin --url URL
 --key ADMIN_KEY ...` acts as the operator (cli/admin.py). `cardroom ratings rebuild --url URL --key ADMIN_KEY` recomputes
 every rating from the logs (cli/ratings.py, docs/ladder.md)."""
@@ -7,9 +8,10 @@ import argparse
 import json
 import logging
 import sys
+import threading
 
 from cli.admin import add_admin_command, run_admin
-from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError
+from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError, Seeker
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from cli.ratings import add_ratings_command, run_ratings
@@ -35,6 +37,18 @@ def main(argv: list[str] | None = None) -> int:
     bot.add_argument("--accept", type=accepted_challengers, default=ANYONE, metavar="WHOM",
                      help="the challenges to accept (the others are declined): anyone (the default), nobody, or a "
                           "comma-separated list of account names or ids")
+    seeking = bot.add_argument_group("seeking", "keep the account on the ladder: seek a match, play it, seek again")
+    seeking.add_argument("--seek", metavar="GAME", help="the game to seek matches of (GET /v1/games)")
+    seeking.add_argument("--players", type=int, default=2, help="seats of the match sought (default 2)")
+    seeking.add_argument("--game-options", type=json.loads, default={}, metavar="JSON",
+                         help='the game\'s options, e.g. \'{"edition": "compact"}\'')
+    seeking.add_argument("--clock", type=json.loads, metavar="JSON",
+                         help='the turn clock, e.g. \'{"move_ms": 30000}\' (docs/clocks.md); required with --rated')
+    seeking.add_argument("--rated", action="store_true", help="seek rated matches")
+    seeking.add_argument("--rating-range", type=float, metavar="POINTS",
+                         help="the most an opponent's rating may differ (default: any); widens as the seek waits")
+    seeking.add_argument("--bot-after", type=int, metavar="SECONDS",
+                         help="let a house bot take the seat nobody came for after this long (default: never)")
     add_tournament_command(commands)
     add_admin_command(commands)
     add_ratings_command(commands)
@@ -45,6 +59,25 @@ def main(argv: list[str] | None = None) -> int:
 
 def accepted_challengers(value: str) -> str | set[str]:
     return value if value in (ANYONE, NOBODY) else {whom.strip() for whom in value.split(",") if whom.strip()}
+
+
+def first_seek(seeker: Seeker) -> None:
+    """The first seek, here, so that terms the server refuses end the command with the reason; a server not up yet,
+    busy or at its limits is left to the seeker's retries."""
+    try:
+        seeker.step()
+    except HttpError as error:
+        if error.status not in (409, 429) and error.status < 500:
+            raise
+    except (OSError, ValueError):
+        pass
+
+
+def seek_terms(args) -> dict:
+    """The body of POST /v1/seeks that `--seek` and its options make."""
+    optional = {"clock": args.clock, "rating_range": args.rating_range, "bot_after": args.bot_after}
+    return {"game": args.seek, "players": args.players, "options": args.game_options, "rated": args.rated,
+            **{name: value for name, value in optional.items() if value is not None}}
 
 
 def run_verify(args) -> int:
@@ -64,13 +97,19 @@ def run_verify(args) -> int:
 
 def run_bot(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    client = Client(args.url, args.key)
     try:
-        Bot(Client(args.url, args.key), args.policy, args.options, accept=args.accept).run()
+        player = Bot(client, args.policy, args.options, accept=args.accept)
+        if args.seek:
+            seeker = Seeker(client, seek_terms(args))
+            first_seek(seeker)
+            threading.Thread(target=seeker.run, daemon=True, name="seeker").start()
+        player.run()
     except InvalidSetup as error:
         print(f"cardroom bot: {error}", file=sys.stderr)
         return 2
     except HttpError as error:
-        print(f"cardroom bot: the server refused the key: {error}", file=sys.stderr)
+        print(f"cardroom bot: the server refused: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0

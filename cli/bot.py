@@ -1,5 +1,7 @@
 """`cardroom bot`: plays every turn an account owes, told by the account's feed, with a built-in policy, and
 answers the challenges the feed announces: accepted from whom `accept` names (default: anyone), else declined.
+With `--seek GAME` it also keeps the account on the ladder (Seeker): it seeks a match, plays the one it is given
+from the feed like any other, and seeks again once that match is over, forever.
 
 The policies are the ones the workers run (domain/bots), given what a worker gives them: the seat's view,
 its legal moves and an rng. The rng is seeded by (match, seat, version), so a turn played again after a
@@ -159,3 +161,66 @@ def _http_error(error: urllib.error.HTTPError) -> HttpError:
     retry_after = error.headers.get("Retry-After")
     return HttpError(error.code, body if isinstance(body, dict) else {},
                      float(retry_after) if retry_after and retry_after.isdigit() else None)
+
+
+SEEK_POLL = 1.0  # seconds between looks at the seek (open, paired, expired) and at the match it was given
+
+
+class Seeker:
+    """Keeps one seek of the account open while no match of its seeking is in play: seeks (`terms`, the body of
+    POST /v1/seeks), waits until the seek is paired and its match is over (or the seek expired), and seeks again.
+    Started again after a crash, it takes up the account's open seek of the same terms rather than open another."""
+
+    def __init__(self, client: Client, terms: dict, sleep=time.sleep, poll: float = SEEK_POLL):
+        self._client = client
+        self._terms = terms
+        self._sleep = sleep
+        self._poll = poll
+        self.seek: str | None = None
+        self.match: str | None = None
+        self.matches: list[str] = []  # every match its seeks were given, oldest first
+
+    def run(self, stop=lambda: False) -> None:
+        """Seeks until `stop()`; a refused key ends it, any other failure is tried again after a pause."""
+        pause = FIRST_PAUSE
+        while not stop():
+            try:
+                self.step()
+                pause = FIRST_PAUSE
+                wait = self._poll
+            except HttpError as error:
+                if error.status in (401, 403):
+                    raise
+                log.warning("seeking refused (%s): trying again", error)
+                wait, pause = error.retry_after or pause, min(2 * pause, LONGEST_PAUSE)
+            except (OSError, ValueError) as error:
+                log.warning("seeking failed (%s): trying again", error)
+                wait, pause = pause, min(2 * pause, LONGEST_PAUSE)
+            self._sleep(wait)
+
+    def step(self) -> None:
+        """One look: the match given still on, the seek still open, or else a new seek."""
+        if self.match is not None:
+            if self._client.call("GET", f"/v1/matches/{self.match}")["status"] != "finished":
+                return
+            self.match = None
+        if self.seek is None:
+            self.seek = self._adopted()
+        if self.seek is not None:
+            found = self._client.call("GET", f"/v1/seeks/{self.seek}")
+            if found["status"] == "open":
+                return
+            self.seek = None
+            if found["status"] == "paired":
+                self.match = found["match"]
+                self.matches.append(found["match"])
+                log.info("seek paired: match %s, seat %d", found["match"], found["seat"])
+                return
+            log.info("seek %s %s%s", found["id"], found["status"], f" ({found['reason']})" if found["reason"] else "")
+        self.seek = self._client.call("POST", "/v1/seeks", self._terms)["id"]
+        log.info("seeking %s: seek %s", self._terms["game"], self.seek)
+
+    def _adopted(self) -> str | None:
+        """The account's open seek of this game, if one is left from before a restart."""
+        mine = self._client.call("GET", "/v1/accounts/me/seeks")["seeks"]
+        return next((s["id"] for s in mine if s["game"] == self._terms["game"]), None)

@@ -92,7 +92,7 @@ class Log(ABC):
 
 
 class LogTail(ABC):
-    """Following logs as they grow: what the stream hub (service/hub.py) waits on."""
+    """Following logs as they grow: what the stream hub (service/live/hub.py) waits on."""
 
     @abstractmethod
     def tail(self, after: dict[str, int], timeout: float) -> dict[str, list[dict]]:

@@ -39,6 +39,10 @@ refusals = Counter("cardroom_refusals", "Answers 429 (rate limited) and 503 (una
 redis_errors = Counter("cardroom_redis_errors", "Redis unreachable or too slow, by where it was met (api: an "
                        "answer 503; janitor: a pass skipped)", ["where"])
 tournament_matches = Counter("cardroom_tournament_matches_finished", "Matches of tournaments finished")
+seek_pairings = Counter("cardroom_seek_pairings", "The seek pools' pairing passes, by game and what they did "
+                        "(paired: a pairing decided; started: its match created; refused: its match could not be)",
+                        ["game", "what"])
+seeks_expired = Counter("cardroom_seeks_expired", "Seeks that expired unpaired, by game", ["game"])
 janitor_requeued = Counter("cardroom_janitor_requeued", "Work the janitor found stalled and enqueued again, by what "
                            "(bot_turn, tournament)", ["what"])
 janitor_pass = Gauge("cardroom_janitor_last_pass_timestamp_seconds", "When a janitor last finished a pass (seconds "
@@ -102,6 +106,13 @@ def janitor_passed(requeued_turns: int, requeued_tournaments: int, at: float) ->
     janitor_requeued.labels("bot_turn").inc(requeued_turns)
     janitor_requeued.labels("tournament").inc(requeued_tournaments)
     janitor_pass.set(at)
+
+
+def seek_pass(game: str, done: dict) -> None:
+    """A pairing pass's counts (service/seeks.py, SeekService.pair)."""
+    for what in ("paired", "started", "refused"):
+        seek_pairings.labels(game, what).inc(done[what])
+    seeks_expired.labels(game).inc(done["expired"])
 
 
 def scheduler_passed(at: float) -> None:

@@ -114,3 +114,15 @@ class NoLadders:
 
     def rate(self, match_id: str, state: dict, at: str) -> str:
         return "unrated"
+
+
+class SeekScheduler(Protocol):
+    def schedule(self, game: str, version: int) -> None:
+        """Arrange for a pairing pass over the game's seek pool soon (a seek arrived: the pool is at `version`)."""
+
+
+class NoSeekPasses:
+    """Schedules no pairing pass: the periodic one (the workers' janitor) is then the only one."""
+
+    def schedule(self, game: str, version: int) -> None:
+        return None

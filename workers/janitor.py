@@ -19,6 +19,10 @@ workers/scheduler.py), on the queue of recovered turns: a janitor killed during 
 recovers all of them or none, and the next pass does the rest; re-enqueued one by one, the first was taken at
 once by the janitor's own worker, so a kill of that worker ended the pass there and left the lock held for
 `stall_after`, pass after pass.
+
+The janitor also runs the seek pools' pairing passes (service/seeks.py), one pass per pool at a time under the pool's
+lock, which the jobs nudged by new seeks take too. The lock only saves work: two passes at once cannot pair a seek
+twice (each appends its decision at the head it read) nor make two matches of a pairing (one id per pairing).
 """
 import logging
 from contextlib import contextmanager
@@ -28,8 +32,11 @@ from rq import Queue, SimpleWorker
 from rq.job import Job, JobStatus
 from rq.utils import now
 
+from domain.games import GAMES
+from observability.metrics import seek_pass
 from service.ladders import LadderService
 from service.matches import MatchService
+from service.seeks import SeekService
 from service.tournaments import TournamentService
 from workers.scheduler import RqBotScheduler, RqTournamentScheduler, waiting
 
@@ -39,11 +46,13 @@ TOURNAMENT_LOCK_KEY = "cr:janitor:tournaments:lock"
 # How long a janitor killed during its pass holds the others back. A pass that lasts longer (0.1-0.4 s was seen
 # on a loaded machine) may meet the next one: harmless, as its replacements are watched (replace_lost).
 PASS_LOCK_SECONDS = 1.0
+SEEK_LOCK_KEY = "cr:seeks:{game}:lock"
+LONGEST_SEEK_PASS = 30.0  # seconds a pool's lock outlives a dead pass (a live one creating 100 matches takes ~1 s)
 
 
 def sweep(service: MatchService, scheduler: RqBotScheduler, stall_after: float, give_up_after: float) -> list[str]:
     """One pass (by one janitor at a time): the ids of the jobs it re-enqueued."""
-    with _one_pass_at_a_time(scheduler.queue, LOCK_KEY) as mine:
+    with _one_pass_at_a_time(scheduler.queue.connection, LOCK_KEY, PASS_LOCK_SECONDS) as mine:
         return _sweep_bot_turns(service, scheduler, stall_after, give_up_after) if mine else []
 
 
@@ -64,7 +73,7 @@ def sweep_tournaments(tournaments: TournamentService, scheduler: RqTournamentSch
     """Re-enqueues the advance of each tournament that has work and has not moved for `stall_after` seconds,
     unless its job is waiting or being run: a worker killed mid-advance, a match's hook that found its
     job taken, RQ unreachable when it was due. One janitor at a time, as for bot turns."""
-    with _one_pass_at_a_time(scheduler.queue, TOURNAMENT_LOCK_KEY) as mine:
+    with _one_pass_at_a_time(scheduler.queue.connection, TOURNAMENT_LOCK_KEY, PASS_LOCK_SECONDS) as mine:
         return _sweep_tournaments(tournaments, scheduler, stall_after) if mine else []
 
 
@@ -86,11 +95,27 @@ def sweep_ratings(ladders: LadderService, stall_after: float) -> list[tuple[str,
     return done
 
 
+def pair_seeks(seeks: SeekService, connection, game: str) -> dict | None:
+    """One pairing pass over the game's pool: its counts, or None while another pass holds the pool."""
+    with _one_pass_at_a_time(connection, SEEK_LOCK_KEY.format(game=game), LONGEST_SEEK_PASS) as mine:
+        if not mine:
+            return None
+        done = seeks.pair(game)
+    seek_pass(game, done)
+    return done
+
+
+def pair_every_pool(seeks: SeekService, connection) -> dict[str, dict]:
+    """A pass over each game's pool that no other pass holds: their counts, by game."""
+    passes = {game: pair_seeks(seeks, connection, game) for game in GAMES}
+    return {game: done for game, done in passes.items() if done is not None}
+
+
 @contextmanager
-def _one_pass_at_a_time(queue: Queue, key: str):
-    """True while this janitor holds the lock (released at the end; it expires after PASS_LOCK_SECONDS if its
+def _one_pass_at_a_time(connection, key: str, longest_pass: float):
+    """True while this janitor holds the lock (released at the end; it expires after `longest_pass` if its
     holder dies), False when another janitor is passing."""
-    lock = queue.connection.lock(key, timeout=PASS_LOCK_SECONDS, blocking=False)
+    lock = connection.lock(key, timeout=longest_pass, blocking=False)
     if not lock.acquire():
         yield False
         return

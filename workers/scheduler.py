@@ -195,3 +195,24 @@ class RqTournamentScheduler:
                                      retry=Retry(max=3, interval=[1, 2, 4]), timeout=JOB_TIMEOUT_SECONDS,
                                      result_ttl=self._result_ttl, failure_ttl=self._failure_ttl,
                                      meta=job_context(tournament_id=tournament_id))
+
+def seek_pass_job_id(game: str, version: int) -> str:
+    return f"seeks-{game}-{version}"
+
+
+class RqSeekPasses:
+    """A pairing pass over a game's seek pool as an RQ job on the timers' queue (taken first: a pass is short and
+    a player waits on it), one per (game, pool version): each seek that arrives nudges one. The workers' janitor
+    passes every JANITOR_EVERY anyway, so a nudge lost with RQ's Redis delays a pairing by that at most."""
+
+    def __init__(self, bot_queue: Queue, failure_ttl: int = 86400):
+        self.queue = Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
+        self._failure_ttl = failure_ttl
+
+    def schedule(self, game: str, version: int) -> None:
+        job_id = seek_pass_job_id(game, version)
+        try:
+            self.queue.enqueue("workers.jobs.pair_seeks", game, job_id=job_id, job_timeout=JOB_TIMEOUT_SECONDS,
+                               result_ttl=0, failure_ttl=self._failure_ttl, meta=job_context(game=game))
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("seek pass %s not enqueued (Redis unreachable); the janitor's next pass pairs", job_id)

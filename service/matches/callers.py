@@ -44,8 +44,9 @@ class Callers(MatchBase):
         account = self._accounts.by_credential(token) if self._accounts else None
         return account_seat(meta, account["id"]) if account else None
 
-    def _check_room(self, account_id: str) -> None:
-        """Refuses one more match to an account that holds `max_open_matches` unfinished ones. The open set
+    def check_room(self, account_id: str, reserved: int = 0) -> None:
+        """Refuses one more match to an account that holds `max_open_matches` unfinished ones, counting `reserved`
+        matches it may be given without being asked again (its open seeks: service/seeks.py). The open set
         is cleaned here of the matches found finished (or left): it costs one read per open match."""
         accounts = self._require_accounts()
         open_ids = accounts.open_match_ids(account_id)
@@ -53,18 +54,19 @@ class Callers(MatchBase):
         done = [m for m, meta in zip(open_ids, metas) if meta and "status" in meta
                 and (meta["status"] == match.FINISHED or account_seat(meta, account_id) is None)]
         accounts.close_matches(account_id, done)
-        if len(open_ids) - len(done) >= accounts.max_open_matches:
+        if len(open_ids) - len(done) + reserved >= accounts.max_open_matches:
             raise Conflict("too_many_open_matches", f"an account may be seated in {accounts.max_open_matches} "
                                                     "unfinished matches at most: finish some first")
 
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)
 
-    def _seat_of_account(self, spec: SeatSpec, owner: dict | None, tournament: str | None) -> SeatSpec:
-        """The seat of the account `spec` names: the creator's own, or a tournament entrant's (who accepted its
-        entry), is seated; another account is invited or seated as its policy says, or refuses."""
+    def _seat_of_account(self, spec: SeatSpec, owner: dict | None, consented: bool) -> SeatSpec:
+        """The seat of the account `spec` names: the creator's own, or one that asked for this match (a tournament
+        entrant who accepted its entry, a seek paired), is seated; another account is invited or seated as its
+        policy says, or refuses."""
         account = self._require_accounts().resolve(spec["account"])
-        if tournament:
+        if consented:
             return {"name": account["name"], "account": account["id"]}
         return named_by(account, owner)
 

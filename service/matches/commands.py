@@ -33,19 +33,22 @@ ATTEMPTS = 5  # appends of one command tried while other changes of the match ke
 class MatchCommands(Callers):
     def create(self, game: str, options: dict, seats: list[SeatSpec], seed: str | None = None,
                credential: str | None = None, clock_spec: ClockSpec | None = None, tournament: str | None = None,
-               match_id: str | None = None, rated: bool = False) -> dict:
+               match_id: str | None = None, rated: bool = False, paired: bool = False) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
         `clock_spec`: the turn clock (docs/clocks.md). `tournament`: the tournament it is played for (whose
         entrants accepted their entry, so their accounts are seated at once); `match_id`: the id it must have
         (default: a new one), so that creating it twice is one match (the second raises VersionConflict).
-        `rated`: the match counts on its ladder when it finishes (docs/ladder.md); a tournament rates its own."""
+        `rated`: the match counts on its ladder when it finishes (docs/ladder.md); a tournament rates its own.
+        `paired`: the match of seeks paired (service/seeks.py): every account seated asked for it, and its room
+        for one more match was counted when it asked (so a pairing decided is never refused for it)."""
         if rated and tournament:
             raise Unprocessable("rated_tournament", "a tournament's matches are rated by the tournament, not a ladder")
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
-        seats = [self._seat_of_account(spec, owner, tournament) if spec.get("account") else spec for spec in seats]
-        invitation = self.invitation(owner, seats) if not tournament else None
+        consented = bool(tournament) or paired
+        seats = [self._seat_of_account(spec, owner, consented) if spec.get("account") else spec for spec in seats]
+        invitation = self.invitation(owner, seats) if not consented else None
         seed_source: SeedSource = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
@@ -59,8 +62,8 @@ class MatchCommands(Callers):
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
         match_id = match_id or uuid.uuid4().hex
         seated = [seat["account"] for seat in state["seats"] if seat.get("account") and not seat.get("invited")]
-        for account_id in seated:
-            self._check_room(account_id)
+        for account_id in seated if not paired else []:
+            self.check_room(account_id)
         for seat in state["seats"]:  # before the append, as the catalog: a crash leaves it listed, never lost
             if seat.get("account"):
                 self._require_accounts().note_match(seat["account"], match_id, invited=bool(seat.get("invited")))

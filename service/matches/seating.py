@@ -30,7 +30,7 @@ class Seating(MatchCommands):
             seat, events = match.join(current.state, seated_as, current.meta["seed"],
                                       account["id"] if account else None)
             if account:  # the match exists and has a seat for the account: count it, before the append
-                self._check_room(account["id"])
+                self.check_room(account["id"])
                 self._require_accounts().note_match(account["id"], match_id)
             return seat, events, token and token_digest(token)
 
@@ -45,7 +45,7 @@ class Seating(MatchCommands):
         def take_the_seat(current: Current) -> tuple[int, list[dict], None]:
             seat = self._invited_seat(current, account)
             events = match.accept(current.state, seat, current.meta["seed"])
-            self._check_room(account["id"])
+            self.check_room(account["id"])
             self._require_accounts().note_match(account["id"], match_id)  # before the append: counted, never lost
             return seat, events, None
 

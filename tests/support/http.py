@@ -10,6 +10,7 @@ from service.ladders import LadderService
 from service.live.feed import AccountFeeds
 from service.live.hub import Hub
 from service.live.streams import MatchStreams, TournamentStreams
+from service.seeks import SeekService
 from service.tournaments import TournamentService
 from tests.support.service import InlineTournaments, RecordedTournaments, make_service
 
@@ -19,10 +20,11 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 
 def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
-                metrics_token=None, ladders=None, **service_options):
+                metrics_token=None, ladders=None, seeks=None, **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
     api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off);
-    `metrics_token`: METRICS_TOKEN (default: none); `ladders`: the LadderService (default: one on `store`)."""
+    `metrics_token`: METRICS_TOKEN (default: none); `ladders`: the LadderService (default: one on `store`);
+    `seeks`: a SeekService (default: one on the same store, pairing by `ladders`' ratings)."""
     store = store or InMemoryEventStore()
     ladders = ladders or LadderService(store, InMemoryLeaderboardStore())
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
@@ -40,7 +42,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin,
-                     ladders=ladders)
+                     ladders=ladders, seeks=seeks or SeekService(store, service, accounts, ratings=ladders.rating_of))
     return app.test_client()
 
 

@@ -13,6 +13,7 @@ from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.live.hub import Hub
 from service.live.streams import MatchStreams, TournamentStreams
+from service.seeks import SeekService
 from service.tournaments import TournamentService
 from tests.support.http import KEEP_ALIVE_SECONDS, finished_match
 from tests.support.service import RecordedTournaments, make_service
@@ -24,7 +25,8 @@ tournaments = TournamentService(store, service, RecordedTournaments(), max_match
 # the server's own body limit (every valid body fits), live streams, accounts and tournaments
 app = create_app(service, lambda: True, streams=MatchStreams(service, Hub(store), KEEP_ALIVE_SECONDS),
                  accounts=accounts, tournaments=tournaments,
-                 tournament_streams=TournamentStreams(tournaments, Hub(store), KEEP_ALIVE_SECONDS))
+                 tournament_streams=TournamentStreams(tournaments, Hub(store), KEEP_ALIVE_SECONDS),
+                 seeks=SeekService(store, service, accounts))
 # schemathesis's WSGI transport reads answers without undoing gzip: send every answer plain
 app.config["COMPRESS_MIN_SIZE"] = float("inf")
 client = app.test_client()
@@ -40,9 +42,14 @@ TOURNAMENT_RULES = {"include-operation-id": "createTournament",
 # The same for a rated match (docs/ladder.md): every seat an account or a house bot, a clock and no seed.
 RATED_MATCH_RULES = {"include-operation-id": "createMatch", "checks": {
     "positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "422"]}}}  # schemathesis's + 422
+# A seek's terms have the same cross-field rules as a match's (players against the game and its options, a clock
+# when rated, a house bot only with bot_after): a schema-valid seek that cannot make a match gets 422 with a reason;
+# and as every account's call here, it is sent with no key (401: tests/unit/test_seek_api.py sends keys).
+SEEK_RULES = {"include-operation-id": "createSeek",
+              "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "401", "422"]}}}
 PLAY_SOCKET = r"^/v1/play$"  # a WebSocket, not HTTP: tests/unit/test_play_socket.py
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app, config=SchemathesisConfig.from_dict(
-    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES, RATED_MATCH_RULES]})).exclude(path_regex=PLAY_SOCKET)
+    {"generation": {"mode": "all"}, "operations": [TOURNAMENT_RULES, RATED_MATCH_RULES, SEEK_RULES]})).exclude(path_regex=PLAY_SOCKET)
 STREAM = r"/stream$"
 
 

@@ -107,6 +107,16 @@ def test_tampering_without_rebuilding_the_chain_breaks_the_chain(finished_export
     assert not verdict.ok and any(word in verdict.problem for word in ("hash", "version", "prev"))
 
 
+def test_a_rated_match_verifies_completely():
+    service = make_service(InlineBots())
+    created = service.create("mantis", {}, [{"bot": "random"}, {"bot": "greedy"}], clock_spec={"move_ms": 10_000},
+                             rated=True)
+    export = service.export(created["id"], None)
+    assert export["events"][0]["data"]["rated"] is True
+    verdict = verify_export(export)
+    assert verdict.ok and verdict.complete, verdict.summary()
+
+
 def test_the_verdict_names_the_first_bad_event(finished_export):
     verdict = verify_export(tampered(finished_export, swap_draw_cards))
     assert verdict.first_bad_event == first_of(finished_export["events"], "dealt")["version"]
