@@ -13,7 +13,7 @@ account_routes = Blueprint("accounts", __name__, url_prefix="/v1/accounts",
                            description="Accounts of players and bots. The API key is shown once, when the account "
                                        "is created or its key rotated; send it as 'Authorization: Bearer KEY'. It "
                                        "acts for every seat the account holds.")
-ACCOUNT_KEY = [{"accountKey": []}]
+ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 RECENT_MATCHES = 10  # on an account's public page
 
 

@@ -13,7 +13,7 @@ from service.admin import AdminService
 admin = Blueprint("admin", __name__, url_prefix="/v1/admin",
                   description="The operator's actions, with the ADMIN_KEY. Each names its `reason` (and who asks, "
                               "`by`): both are logged, and an abort is in the match's log.")
-ADMIN_KEY = [{"adminKey": []}]
+ADMIN_KEY: list[dict[str, list[str]]] = [{"adminKey": []}]
 
 
 def admin_service() -> AdminService:

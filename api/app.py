@@ -1,6 +1,7 @@
 """The Flask application: blueprints, the one error shape, the OpenAPI document, the docs pages, and the
 HTTP extensions (gzip, CORS)."""
 from pathlib import Path
+from typing import TypedDict
 
 from flask import Flask
 from flask_compress import Compress
@@ -53,7 +54,14 @@ GZIP_LEVEL = 1
 GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
 # Authorization header (never a cookie), so a page can only act with a token its user gave it.
-CORS_HEADERS = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
+class CorsHeaders(TypedDict):
+    allow_headers: list[str]
+    expose_headers: list[str]
+    methods: list[str]
+    max_age: int
+
+
+CORS_HEADERS: CorsHeaders = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
                                   REQUEST_ID_HEADER],
                 "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
                 "max_age": 600}

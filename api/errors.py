@@ -80,11 +80,12 @@ def _from_http_exception(error: HTTPException) -> tuple[dict, list[tuple[str, st
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     message = data.get("message") or error.description or ""
-    reason = data.get("reason") or HTTP_REASONS.get(error.code, "http_error")
+    code = error.code or 500
+    reason = data.get("reason") or HTTP_REASONS.get(code, "http_error")
     if messages:
         message = SCHEMA_MISMATCH
     headers = [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
-    return error_body(error.code or 500, reason, message, messages), headers
+    return error_body(code, reason, message, messages), headers
 
 
 def respond(error: Exception):

@@ -7,14 +7,18 @@ differs), and an integer beyond 64 bits, which orjson refuses, falls back to jso
 Non-ASCII text is sent as UTF-8 rather than as \\u escapes: the same JSON value.
 """
 import orjson
-from flask import Response
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
            | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
 class OrjsonProvider(DefaultJSONProvider):
+    # flask types its provider's app as the sansio App, whose response_class takes no body; this one serves a Flask
+    _app: Flask
+
     def response(self, *args, **kwargs) -> Response:
         if self._app.debug or self.compact is False:
             return super().response(*args, **kwargs)  # indented, for people reading it

@@ -12,7 +12,7 @@ from api.schemas.matches import (CreateMatch, Events, EventsQuery, JoinMatch, Jo
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats, moves and the event log. Send a seat's token in the header "
                                 "'Authorization: Bearer TOKEN' to act and to see what that seat sees.")
-SEAT_TOKEN = [{"seatToken": []}, {}]
+SEAT_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 THIS_MATCH = {"match_id": "$request.path.match_id"}
 CREATED_MATCH = {"match_id": "$response.body#/id"}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,

@@ -99,8 +99,10 @@ class SizeCheckedConnection(WSConnection):
 
     def send(self, event):
         if isinstance(event, AcceptConnection):
-            event = replace(event, extensions=[*event.extensions, self.limit], extra_headers=[
-                *event.extra_headers, (REQUEST_ID_HEADER.encode(), log_context.request_id().encode())])
+            request_id = log_context.request_id()  # bound by api/request_ids.py before any view, the socket's too
+            request_ids = [(REQUEST_ID_HEADER.encode(), request_id.encode())] if request_id else []
+            event = replace(event, extensions=[*event.extensions, self.limit],
+                            extra_headers=[*event.extra_headers, *request_ids])
         return super().send(event)
 
 

@@ -12,7 +12,7 @@ seek_routes = Blueprint("seeks", __name__, url_prefix="/v1",
                         description="Seeks: an account asks for a match; the workers pair compatible seeks (oldest "
                                     "first, ratings close), start the match and announce it on each account's feed "
                                     "(match_started).")
-ACCOUNT_KEY = [{"accountKey": []}]
+ACCOUNT_KEY: list[dict[str, list[str]]] = [{"accountKey": []}]
 CREATED = {"seek_id": "$response.body#/id"}
 EXAMPLE = {"game": "mantis", "players": 2, "clock": {"move_ms": 30000}, "rated": True, "rating_range": 5,
            "bot_after": 60}

@@ -99,8 +99,8 @@ def cluster_client_for(nodes: str, **options) -> RedisCluster:
 
 
 def build_event_store(config: Settings, client: redis.Redis | RedisCluster) -> RedisEventStore:
-    wait = dict(wait_replicas=config.redis_wait_replicas, wait_timeout=config.redis_wait_timeout)
-    return ClusterEventStore(client, **wait) if isinstance(client, RedisCluster) else RedisEventStore(client, **wait)
+    store = ClusterEventStore if isinstance(client, RedisCluster) else RedisEventStore
+    return store(client, wait_replicas=config.redis_wait_replicas, wait_timeout=config.redis_wait_timeout)
 
 
 def wait_for_redis(client: redis.Redis, outage: RedisOutage, longest_pause: float = 2.0) -> None:
@@ -138,7 +138,7 @@ def build_ladders(config: Settings, client: redis.Redis | RedisCluster) -> Ladde
     return LadderService(build_event_store(config, client), RedisLeaderboardStore(client))
 
 
-def build_match_service(config: Settings, client: redis.Redis | None = None,
+def build_match_service(config: Settings, client: redis.Redis | RedisCluster | None = None,
                         accounts: AccountService | None = None, ladders: LadderService | None = None) -> MatchService:
     bots = build_bot_scheduler(config)
     timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_failure_ttl)
@@ -156,14 +156,14 @@ def build_invitation_quota(config: Settings) -> WindowQuota:
                        "challenges")
 
 
-def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | None = None,
+def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | RedisCluster | None = None,
                              accounts: AccountService | None = None) -> TournamentService:
     return TournamentService(build_event_store(config, client or build_redis(config)), matches,
                              build_tournament_scheduler(config), config.max_tournament_matches, accounts)
 
 
 def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService, ladders: LadderService,
-                       client: redis.Redis | None = None) -> SeekService:
+                       client: redis.Redis | RedisCluster | None = None) -> SeekService:
     """The seek pools, pairing by the accounts' ratings on the ladders of the seeks' terms."""
     return SeekService(build_event_store(config, client or build_redis(config)), matches, accounts,
                        RqSeekPasses(build_queue(config), config.job_failure_ttl), expiry=config.seek_expiry,

@@ -10,7 +10,10 @@ from pathlib import Path
 
 
 def _sibling(name: str):
-    spec = importlib.util.spec_from_file_location(f"cardroom_gunicorn_{name}", Path(__file__).with_name(f"{name}.py"))
+    path = Path(__file__).with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"cardroom_gunicorn_{name}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no loader for {path}")
     module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

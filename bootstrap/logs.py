@@ -27,7 +27,7 @@ def formatter(program: str, log_format: str) -> structlog.stdlib.ProcessorFormat
               _program(program), structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name,
               structlog.processors.TimeStamper(fmt="iso", utc=True, key="time")]
     if log_format == "json":
-        render = [structlog.processors.format_exc_info, structlog.processors.EventRenamer("message"),
+        render: list[structlog.typing.Processor] = [structlog.processors.format_exc_info, structlog.processors.EventRenamer("message"),
                   structlog.processors.JSONRenderer()]
     else:
         render = [structlog.dev.ConsoleRenderer(colors=False, timestamp_key="time",

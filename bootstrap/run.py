@@ -89,7 +89,7 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
     # the children inherit REDIS_URL, REDIS_CLUSTER_NODES and RQ_REDIS_URL when set (not printed: they may hold
     # a password); with a cluster but no plain Redis for RQ, the embedded one serves RQ. Every process writes its
     # figures for GET /metrics to one directory (observability/metrics.py).
-    environment = {"PROMETHEUS_MULTIPROC_DIR": fresh_metrics_dir(config)}
+    environment = {"PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_dir(config))}
     where = "the Redis Cluster at REDIS_CLUSTER_NODES" if config.redis_cluster_nodes else "the Redis at REDIS_URL"
     if not config.rq_redis_url:
         # The port and the AOF directory are fixed here, so a restarted Redis serves the same data.

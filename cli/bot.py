@@ -117,7 +117,7 @@ class Bot:
 
     def answer(self, match_id: str, by: dict) -> None:
         """Accepts or declines an invitation, by who sent it; one answered already (or canceled) is let be."""
-        welcome = self._accept == ANYONE or (self._accept != NOBODY and {by["account"], by["name"]} & self._accept)
+        welcome = self._accept == ANYONE or (isinstance(self._accept, set) and {by["account"], by["name"]} & self._accept)
         answer = "accept" if welcome else "decline"
         try:
             self._client.call("POST", f"/v1/matches/{match_id}/{answer}")

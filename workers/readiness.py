@@ -27,7 +27,9 @@ def scheduler(queue: Queue, within: float):
         if holder is None:
             raise NotReady(f"no RQ scheduler holds the lock of queue {queue.name}")
         try:
-            last_heartbeat = RQScheduler.fetch(holder.decode(), connection=queue.connection).last_heartbeat
+            # redis-py types a synchronous client's answers as Awaitable[Any] | Any; RQ's client answers bytes
+            scheduler_name = holder.decode()  # type: ignore[union-attr]
+            last_heartbeat = RQScheduler.fetch(scheduler_name, connection=queue.connection).last_heartbeat
         except SchedulerNotFound:
             last_heartbeat = None
         if not _recent(last_heartbeat, within):
