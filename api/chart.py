@@ -10,7 +10,7 @@ HISTORY_HEIGHT = 200
 
 
 def ratings_svg(title: str, rows: list[dict]) -> str:
-    """`rows`: standings rows (service/tournaments.py with_ratings), each with name and rating {mu, low, high}."""
+    """`rows`: standings rows (service/tournaments/documents.py with_ratings), each with name and rating {mu, low, high}."""
     low = min((r["rating"]["low"] for r in rows), default=0.0)
     high = max((r["rating"]["high"] for r in rows), default=1.0)
     x = _scale(low, high, LEFT, LEFT + WIDTH)

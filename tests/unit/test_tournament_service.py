@@ -1,4 +1,4 @@
-"""The tournament use cases on the in-memory store, bots playing inline (service/tournaments.py)."""
+"""The tournament use cases on the in-memory store, bots playing inline (service/tournaments/)."""
 import json
 
 import pytest
