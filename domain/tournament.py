@@ -27,12 +27,13 @@ checked offline.
 import hashlib
 import hmac
 from math import comb
+from typing import Any, NotRequired, TypedDict
 
 from domain import clock, pairing
 from domain.bots import bot_options
 from domain.errors import InvalidSetup
 from domain.games import get_game
-from domain.lifecycle import Invitation
+from domain.lifecycle import ClockSpec, Invitation, SeatSpec
 from domain.match import commitment
 from domain.protocol import started
 from domain.rng import Rng
@@ -42,6 +43,21 @@ FORMATS = (ROUND_ROBIN, SWISS, DUPLICATE)
 WAITING, RUNNING, FINISHED = "waiting", "running", "finished"
 DECLINED, EXPIRED = "declined", "expired"  # why a tournament was canceled
 BYE_POINTS = 1.0  # a bye scores as a win, as in chess Swiss (FIDE); it counts in no share and no rating
+
+
+class TournamentSpec(TypedDict):
+    """A tournament as its creator asks for it (POST /v1/tournaments, api/schemas/tournaments.py), each entrant a
+    bot or an account as a match's seat is. A plain dict at run time: the log and the wire stay as they were."""
+    game: str
+    options: dict[str, Any]
+    format: str  # one of FORMATS: checked by create, as the API's schema checks it
+    entrants: list[SeatSpec]
+    table_size: int
+    max_parallel: int
+    name: NotRequired[str]
+    rounds: NotRequired[int]  # swiss
+    deals: NotRequired[int]  # duplicate
+    clock: NotRequired[ClockSpec | None]
 
 
 def deal_seed(seed: str, deal: int) -> str:
@@ -57,9 +73,9 @@ def total_matches(format: str, entrants: int, table_size: int, rounds: int, deal
 
 
 # --- decide -----------------------------------------------------------------------------------------
-def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: Invitation | None = None) -> list[dict]:
-    """`spec`: {name, game, options, format, entrants, table_size, rounds, deals, max_parallel, clock?} with
-    each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
+def create(spec: TournamentSpec, seed: str, salt: str, max_matches: int,
+           invitation: Invitation | None = None) -> list[dict]:
+    """`spec`: each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
     when an entrant is invited. Returns the creation and the first round's pairing."""
     format, entrants, size = spec["format"], spec["entrants"], spec["table_size"]
     if format not in FORMATS:
@@ -89,15 +105,15 @@ def create(spec: dict, seed: str, salt: str, max_matches: int, invitation: Invit
         "name": spec.get("name") or f"{spec['game']} {format.replace('_', ' ')}", "game": spec["game"],
         "options": options, "format": format, "entrants": checked, "table_size": size,
         "rounds": rounds if format == SWISS else 1, "deals": deals, "max_parallel": spec["max_parallel"],
-        **({"clock": clock.spec(spec["clock"])} if spec.get("clock") is not None else {}),
+        **({"clock": clock.spec(dict(timer))} if (timer := spec.get("clock")) is not None else {}),
         "commitment": commitment(seed, salt), "deal_commitments": deal_commitments, **invitations}}
     return [created, pair_round(evolve(None, created), seed)]
 
 
-def _entrant(spec: dict, index: int) -> dict:
-    if spec.get("bot") is not None:
-        options = bot_options(spec["bot"], spec.get("bot_options") or {})
-        return {"name": spec.get("name") or f"{spec['bot']} #{index}", "bot": spec["bot"],
+def _entrant(spec: SeatSpec, index: int) -> dict:
+    if (bot := spec.get("bot")) is not None:
+        options = bot_options(bot, spec.get("bot_options") or {})
+        return {"name": spec.get("name") or f"{bot} #{index}", "bot": bot,
                 **({"bot_options": options} if options else {})}
     if spec.get("account"):
         return {"name": spec["name"], "bot": None, "account": spec["account"],

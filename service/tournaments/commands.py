@@ -6,6 +6,7 @@ import uuid
 from domain import tournament
 from domain.errors import InvalidSetup
 from domain.lifecycle import SeatSpec
+from domain.tournament import TournamentSpec
 from eventstore.base import VersionConflict
 from eventstore.clock import utc_now
 from service.accounts import named_by
@@ -16,7 +17,7 @@ from service.tournaments.documents import document
 
 
 class TournamentCommands(TournamentBase):
-    def create(self, spec: dict, credential: str | None = None) -> dict:
+    def create(self, spec: TournamentSpec, credential: str | None = None) -> dict:
         """`credential`: the creator's key, needed to enter other accounts: each is invited by its own policy and
         the tournament waits for every invited entry (docs/challenges.md)."""
         owner = self._accounts.authenticate(credential) if credential and self._accounts else None
