@@ -1,6 +1,7 @@
-"""The event store's ports: the log of each aggregate (Log), following logs live (LogTail), the catalogs (Catalog),
-the janitor's notes (JanitorNotes) and a finished match's retention (Archive). EventStore is all of them, which the
-Redis, Redis Cluster and in-memory stores implement; each passes tests/contract/test_eventstore_contract.py."""
+"""The event store's ports: the log of each aggregate (Log), following logs live (LogTail; FollowedLog, both), the
+catalogs (Catalog), the janitor's notes (JanitorNotes) and a finished match's retention (Archive). EventStore is all
+of them, which the Redis, Redis Cluster and in-memory stores implement; each passes
+tests/contract/test_eventstore_contract.py."""
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
@@ -177,6 +178,10 @@ class Archive(ABC):
         archive. load, read and meta then answer as before; nothing may be appended any more."""
 
 
-class EventStore(Log, LogTail, Catalog, JanitorNotes, Archive):
+class FollowedLog(Log, LogTail, ABC):
+    """A log read live: its tail for the new events, the log itself for those a follower missed (service/live/hub.py)."""
+
+
+class EventStore(FollowedLog, Catalog, JanitorNotes, Archive):
     """Every port at once, as each store implements them: Redis (redis_store.py), Redis Cluster (redis_cluster.py)
     and in memory (memory.py); a part of the service that needs one port is given it alone."""

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from domain import match
-from eventstore.base import EventStore
+from eventstore.base import Log
 from service.accounts import AccountService
 from service.errors import NotFound
 from service.live.hub import Hub, Watch
@@ -39,7 +39,7 @@ class _Told:
 
 
 class AccountFeeds:
-    def __init__(self, accounts: AccountService, store: EventStore, hub: Hub, keep_alive_seconds: float,
+    def __init__(self, accounts: AccountService, store: Log, hub: Hub, keep_alive_seconds: float,
                  poll_seconds: float = POLL_SECONDS):
         self._accounts = accounts
         self._store = store
@@ -95,7 +95,7 @@ class AccountFeeds:
 class _Feed:
     """One connection's view of the account's matches: which it watches and what it told of each."""
 
-    def __init__(self, account_id: str, store: EventStore, watch: Watch):
+    def __init__(self, account_id: str, store: Log, watch: Watch):
         self._account_id = account_id
         self._store = store
         self._watch = watch

@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from eventstore.base import EventStore
+from eventstore.base import FollowedLog
 
 log = logging.getLogger("cardroom.hub")
 
@@ -33,7 +33,7 @@ class _Log:
 
 
 class Hub:
-    def __init__(self, store: EventStore, block_seconds: float = BLOCK_SECONDS):
+    def __init__(self, store: FollowedLog, block_seconds: float = BLOCK_SECONDS):
         self._store = store
         self._block = block_seconds
         self._lock = threading.Lock()
