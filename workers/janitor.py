@@ -130,7 +130,7 @@ def _one_pass_at_a_time(connection, key: str, longest_pass: float):
 
 def _lost(queue: Queue, job: Job, stall_after: float) -> bool:
     """Neither waiting nor run: a backlog or a long search is not a crash."""
-    return not waiting(job) and not _computing(queue, job, stall_after)
+    return not waiting(job, queue) and not _computing(queue, job, stall_after)
 
 
 def _computing(queue: Queue, job: Job, stall_after: float) -> bool:

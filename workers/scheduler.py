@@ -70,7 +70,7 @@ class RqBotScheduler:
     def requeue(self, match_id: str, seat: int, version: int) -> None:
         """Enqueues the turn again unless its job is waiting in the queue: the operator's push for a turn whose
         job was lost or failed (a second run submits at the same version, so the turn is still played once)."""
-        self.recover([(match_id, seat, version)], lambda job: not queued(job))
+        self.recover([(match_id, seat, version)], lambda job: not queued(job, self.queue))
 
     def recover(self, turns: Iterable[tuple[str, int, int]], lost: Callable[[Job], bool]) -> list[str]:
         """Enqueues again each of `turns` (match, seat, version) whose job is gone or `lost` (the janitor's, the
@@ -91,15 +91,20 @@ class RqBotScheduler:
                                      failure_ttl=self._failure_ttl, meta=job_context(match_id=match_id, seat=seat))
 
 
-def waiting(job: Job) -> bool:
-    """In its queue, or waiting for RQ's scheduler to enqueue it (a retry) or for the job it depends on."""
-    return job.get_status(refresh=False) in WAITING_ELSEWHERE or queued(job)
+def waiting(job: Job, queue: Queue) -> bool:
+    """In a queue the workers of `queue` take from, or waiting for RQ's scheduler to enqueue it (a retry) or for the
+    job it depends on."""
+    return job.get_status(refresh=False) in WAITING_ELSEWHERE or queued(job, queue)
 
 
-def queued(job: Job) -> bool:
-    """Marked queued and really still in its queue: a worker killed right after taking a job off the queue (RQ
-    moves it to an intermediate list first) leaves it marked queued but in no queue."""
+def queued(job: Job, queue: Queue) -> bool:
+    """Marked queued and really still in a queue the workers of the bot queue `queue` take from (it, or its queue of
+    recovered turns). A worker killed right after taking a job off the queue (RQ moves it to an intermediate list first) leaves
+    it marked queued but in no queue; a job queued before a restart under another QUEUE name is in a queue nobody
+    takes from any more."""
+    served = {queue.name, recovered_queue_name(queue.name)}
     return (job.get_status(refresh=False) == JobStatus.QUEUED  # as fetched a moment ago
+            and job.origin in served
             and job.connection.lpos(Queue(job.origin, connection=job.connection).key, job.id) is not None)
 
 

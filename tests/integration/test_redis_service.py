@@ -185,6 +185,18 @@ def test_the_janitor_recovers_a_turn_whose_job_rq_can_no_longer_delete(janitor_s
     assert service.get(match_id, None)["version"] == 4
 
 
+def test_after_a_restart_under_another_queue_name_the_janitor_recovers_the_turns_left_in_the_old_queue(
+        janitor_setup, redis_url):
+    """Queued in a queue no worker takes from any more is lost, not waiting (tests/e2e/test_tournament_crash.py
+    restarts everything under a new QUEUE)."""
+    service, scheduler, now, match_id, job = janitor_setup
+    renamed = RqBotScheduler(Queue("bots-renamed", connection=redis.Redis.from_url(redis_url)))
+    now[0] += 30
+    assert sweep_once(service, renamed) == [job.id]
+    SimpleWorker(worker_queues(renamed), connection=renamed.queue.connection).work(burst=True)
+    assert service.get(match_id, None)["version"] == 4
+
+
 def test_the_operators_push_leaves_a_queued_turn_alone_and_re_enqueues_a_lost_one(janitor_setup):
     service, scheduler, now, match_id, job = janitor_setup
     scheduler.requeue(match_id, 0, 2)
