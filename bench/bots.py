@@ -62,7 +62,8 @@ def play_match(job: tuple) -> tuple:
             spec["bot_options"] = options[spec["bot"]]
     log = match.create(game_id, {}, seats, match.commitment(seed, SALT), "bench")
     state = match.evolve_all(None, log)
-    state = match.evolve_all(state, match.open_events(state, seed))
+    opening = match.open_events(state, seed)
+    state, log = match.evolve_all(state, opening), log + opening
     game = GAMES[game_id]
     search_seconds, searched = 0.0, 0
     while state["status"] == match.ACTIVE:
@@ -70,12 +71,15 @@ def play_match(job: tuple) -> tuple:
         spec = state["seats"][seat]
         rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
         started = time.perf_counter()
-        move = BOTS[spec["bot"]].policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng,
-                                        **spec.get("bot_options", {}))
+        kind = BOTS[spec["bot"]]
+        earlier = {"seen": match.seen(log, seat)} if kind.remembers else {}
+        move = kind.policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng, **earlier,
+                           **spec.get("bot_options", {}))
         if spec["bot"] == "ismcts":
             search_seconds += time.perf_counter() - started
             searched += 1
-        state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+        events = match.decide(state, seat, move, seed, SALT)
+        state, log = match.evolve_all(state, events), log + events
     winners = state["result"]["winners"]
     share = 1 / len(winners) if tested_seat in winners else 0.0
     return (game_id, players, tested, opponent), share, search_seconds, searched

@@ -370,6 +370,25 @@ def view(state: dict, seat: int | None) -> dict | None:
     return game.view(state["game_state"], seat)
 
 
+def seen(log: list[dict], seat: int) -> list[tuple[list[dict], dict]]:
+    """What a seat has been shown of its match's game so far, for the game's recall: per change (the deal,
+    then each move), the game's events as redacted for the seat and the seat's view after them."""
+    game, state, changes, events = None, None, [], []
+    for event in log:
+        if event["type"] == "match_created":
+            game = get_game(event["data"]["game"])
+        elif event["type"] not in MATCH_EVENTS:
+            state = game.evolve(state, event)
+            events.append(game.redact(event, seat))
+            continue
+        if events:
+            changes.append((events, game.view(state, seat)))
+            events = []
+    if events:
+        changes.append((events, game.view(state, seat)))
+    return changes
+
+
 def redact(game_id: str, finished: bool, event: dict, seat: int | None) -> dict:
     """An event as a seat may see it while the match goes on; everything is public once it is finished."""
     if finished or event["type"] in MATCH_EVENTS:

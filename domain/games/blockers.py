@@ -303,10 +303,33 @@ def outcome(state: dict) -> dict | None:
 
 
 # --- bots -------------------------------------------------------------------------------------------
-def determinize(view: dict, seat: int, rng) -> dict:
+def recall(seen: list[tuple[list[dict], dict]], seat: int) -> dict | None:
+    """The hand cards each seat surely holds. When a seat draws its deck's last card, the cards it played
+    become its new deck (the view's `played` empties), so its hand is exactly the other hand cards; it
+    keeps them until it plays them, while what it draws from the new deck stays unknown. The rest of what
+    a seat sees (grid, stacks, played hand cards and kickers) the view keeps; a new game deals all anew."""
+    sure, played = None, None
+    for events, _ in seen:
+        for event in events:
+            data = event["data"]
+            if event["type"] == "dealt":
+                players = len(data["hands"])
+                sure, played = [[] for _ in range(players)], [[] for _ in range(players)]
+            elif event["type"] == "took":
+                mover, hand_card = data["seat"], data["hand_card"]
+                played[mover].append(hand_card)
+                sure[mover] = [card for card in sure[mover] if card != hand_card]
+                if data["reshuffled"] is not None:
+                    sure[mover] = [card for card in HAND_CARDS if card not in played[mover]]
+                    played[mover] = []
+    return {"sure_hands": sure} if sure else None
+
+
+def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     """A full state consistent with the view: the unseen Victory cards shuffled into the deck, the unseen
     kickers dealt to the seats that still hold one (the rest aside), each other seat's unplayed hand cards
-    split at random between its hand and its deck, and the own deck shuffled."""
+    split at random between its hand and its deck (the cards it surely holds, by recall, in its hand), and
+    the own deck shuffled."""
     players = range(view["players"])
     deck = _unseen_victory_cards(view)
     rng.shuffle(deck)
@@ -320,8 +343,11 @@ def determinize(view: dict, seat: int, rng) -> dict:
             hand = view["hands"][s]
             rest = [card for card in held if card not in hand]
         else:
-            rng.shuffle(held)
-            hand, rest = held[:len(view["hands"][s])], held[len(view["hands"][s]):]
+            sure = memory["sure_hands"][s] if memory else []
+            maybe = [card for card in held if card not in sure]
+            rng.shuffle(maybe)
+            drawn = len(view["hands"][s]) - len(sure)
+            hand, rest = sure + maybe[:drawn], maybe[drawn:]
         rng.shuffle(rest)
         hands.append(hand)
         hand_decks.append(rest)

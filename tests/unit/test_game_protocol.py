@@ -11,7 +11,7 @@ from domain.rng import Rng
 from tests.support.games import random_match
 
 PROTOCOL = ["options", "deal", "evolve", "decide", "legal_moves", "to_act", "view", "redact", "outcome",
-            "determinize", "greedy", "evaluate", "simulation"]
+            "recall", "determinize", "greedy", "evaluate", "simulation"]
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
