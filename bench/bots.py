@@ -33,6 +33,7 @@ from domain.games import GAMES  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
 PAIRINGS = (("greedy", "random"), ("ismcts", "greedy"))
+FORGETFUL = "forgetful"  # for a pairing only: the ismcts bot with its options, given no `seen` (its view alone)
 SALT = "bench-salt"
 
 
@@ -56,7 +57,8 @@ def play_match(job: tuple) -> tuple:
     game_id, players, tested, opponent, index, options = job
     seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index // players}"
     tested_seat = index % players
-    seats = [{"bot": tested if s == tested_seat else opponent} for s in range(players)]
+    bots = [tested if s == tested_seat else opponent for s in range(players)]
+    seats = [{"bot": "ismcts" if bot == FORGETFUL else bot} for bot in bots]
     for spec in seats:
         if options.get(spec["bot"]):
             spec["bot_options"] = options[spec["bot"]]
@@ -72,10 +74,10 @@ def play_match(job: tuple) -> tuple:
         rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
         started = time.perf_counter()
         kind = BOTS[spec["bot"]]
-        earlier = {"seen": match.seen(log, seat)} if kind.remembers else {}
+        earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
         move = kind.policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng, **earlier,
                            **spec.get("bot_options", {}))
-        if spec["bot"] == "ismcts":
+        if bots[seat] == "ismcts":
             search_seconds += time.perf_counter() - started
             searched += 1
         events = match.decide(state, seat, move, seed, SALT)
@@ -193,7 +195,8 @@ def main() -> None:
     parser.add_argument("--ismcts", default="", help="more ismcts options, e.g. playout_cap=200,exploration=100")
     parser.add_argument("--players", default="both", choices=("2", "max", "both"))
     parser.add_argument("--pairings", default=",".join(f"{t}:{o}" for t, o in PAIRINGS),
-                        help="tested:opponent pairs (default: greedy:random,ismcts:greedy)")
+                        help=f"tested:opponent pairs (default: greedy:random,ismcts:greedy); {FORGETFUL}: the "
+                             "ismcts bot with the same options, but given only its view (not what it saw before)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--turn-times", type=int, default=0, metavar="N",
                         help="instead of matches: time the default ismcts turn at N positions per game and size")
