@@ -7,7 +7,8 @@ A turn is `take` (play a hand card, take a matching card of its area onto your s
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
+from functools import cache
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, ViewField, keyed, list_of, named, next_seat, nullable,
                              one_of, parse_move, record, require, validate_options, win_share)
@@ -365,17 +366,34 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     whole grid); when stuck, play the kicker only if it opens takes now, else pass."""
     grid, hand = view["grid"], view["hands"][seat]
     if moves[0]["action"] == "take":
+        matching = _matching_places(grid)
+
         def value(move: dict) -> float:
-            card, after = grid[move["place"]], {**grid, move["place"]: None}
-            kept = [h for h in hand if h != move["hand_card"]]
-            next_turn = len({place for _, place in _takes(after, kept, card)})
-            later = sum(1 for c in after.values() if c is not None and matches(c, card))
-            return 2 * next_turn + later + rng.random() * 0.5
+            left = matching[move["place"]]  # the cards left that match the one taken, my next stack top
+            next_turn = len(left & _reach(tuple(h for h in hand if h != move["hand_card"])))
+            return 2 * next_turn + len(left) + rng.random() * 0.5
         return max(moves, key=value)
     kicker = view["kickers"][seat]
     if {"action": "kicker"} in moves and _opens_takes(grid, hand, kicker):
         return {"action": "kicker"}
     return {"action": "pass"}
+
+
+def _matching_places(grid: dict) -> dict[str, set]:
+    """For each card on the grid, the places of the other cards that match it (the rule is symmetric): what
+    a take leaves to take on top of it. Once per greedy call, not once per take weighed."""
+    cards = [(place, card) for place, card in grid.items() if card is not None]
+    by_colour, by_shape = defaultdict(set), defaultdict(set)
+    for place, card in cards:
+        by_colour[card["colour"]].add(place)
+        by_shape[card["shape"]].add(place)
+    return {place: (by_colour[card["colour"]] | by_shape[card["shape"]]) - {place} for place, card in cards}
+
+
+@cache
+def _reach(hand: tuple[str, ...]) -> frozenset:
+    """The places a hand's cards open."""
+    return frozenset(place for hand_card in hand for place in AREAS[hand_card])
 
 
 def _opens_takes(grid: dict, hand: list[str], kicker: dict) -> bool:
