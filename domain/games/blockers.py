@@ -435,6 +435,11 @@ class FastSimulation(Simulation):
     def state(self) -> dict:
         return _copied(self._state)
 
+    def greedy(self, seat: int, rng) -> dict:
+        """greedy reads only the grid and the seat's own hand and kicker, which the state holds as its view
+        does: no view is built."""
+        return greedy(self._state, seat, self.legal_moves(seat), rng)
+
     def play(self, seat: int, move: dict, rng) -> None:
         live, self._legal = self._state, None
         following = next_seat(seat, live["players"])
