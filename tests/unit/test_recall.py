@@ -120,6 +120,23 @@ def test_score_piles_of_other_seats_are_known_from_the_flips_that_filled_them():
     assert sample["score_piles"][1] == state["game_state"]["score_piles"][1] != []
 
 
+def test_a_blockers_seat_whose_hand_deck_ran_out_holds_exactly_its_unplayed_hand_cards():
+    # given a 2-player Blockers match played on until seat 1 draws its hand deck's last card
+    log, state = opened("blockers", 2, "reshuffle")
+    pick = random.Random(8)
+    while not any(e["type"] == "took" and e["data"]["reshuffled"] and e["data"]["seat"] == 1 for e in log):
+        seat = match.to_act(state)[0]
+        log, state = moved(log, state, seat, pick.choice(match.legal_moves(state, seat)))
+    # when seat 0 recalls it: seat 1's view shows no played card, yet its hand is known card by card
+    assert match.view(state, 0)["played"][1] == [] and match.view(state, 0)["hands"][1] == [None] * 4
+    memory = blockers.recall(match.seen(log, 0), 0)
+    assert sorted(memory["sure_hands"][1]) == sorted(state["game_state"]["hands"][1])
+    # then every sample deals seat 1 that hand
+    for seed in range(5):
+        sample = blockers.determinize(match.view(state, 0), 0, random.Random(seed), memory)
+        assert sorted(sample["hands"][1]) == sorted(state["game_state"]["hands"][1])
+
+
 def test_a_seat_knows_nothing_beyond_its_view_before_anything_is_shown():
     # given a freshly dealt Blockers match, recall keeps no sure hand card of anyone
     log, _ = opened("blockers", 3, "fresh")
