@@ -15,6 +15,8 @@ not change a move.
     .venv/bin/python bench/bots.py                                         # 40 matches a cell, 100 iterations
     .venv/bin/python bench/bots.py --games mantis --matches 120            # one game, more matches
     .venv/bin/python bench/bots.py --turn-times 12                         # default ismcts turn times
+    .venv/bin/python bench/bots.py --games mantis --players 2 --pairings ismcts:forgetful --iterations 200
+                                                   # what remembering what the seat saw is worth
 """
 import argparse
 import math
