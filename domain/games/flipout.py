@@ -806,9 +806,8 @@ def simulation(state: dict) -> "FastSimulation":
 
 class FastSimulation(Simulation):
     """FlipOut for a search's playouts: cards as (inner, outer) tuples in lists changed in place, the deck a
-    deque of (up, down), and no events; a random move is built alone from how many moves each group of
-    _legal's has (`move`), not picked from a list of them all. The same rules as decide and evolve
-    (tests/unit/test_simulation.py plays both side by side, and checks every move `move` builds)."""
+    deque of (up, down), and no events. The same rules as decide and
+    evolve (tests/unit/test_simulation.py plays both side by side)."""
 
     def __init__(self, state: dict):
         self.options = state["options"]
@@ -819,7 +818,6 @@ class FastSimulation(Simulation):
         self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
         self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
         self.moves: tuple | None = None  # (seat, its legal moves) until the next move
-        self.groups: tuple | None = None  # (seat, its moves as _groups lists them) until the next move
 
     def state(self) -> dict:
         return {"options": self.options,
@@ -847,66 +845,10 @@ class FastSimulation(Simulation):
         return list(self._moves(seat))
 
     def move_count(self, seat: int) -> int:
-        if self.moves is not None and self.moves[0] == seat:
-            return len(self.moves[1])
-        return sum(count for count, _ in self._groups(seat))
+        return len(self._moves(seat))
 
     def move(self, seat: int, index: int) -> dict:
-        """legal_moves(seat)[index], built alone: a random playout picks one of 85-250 moves, so listing them
-        all (as legal_moves must) would cost most of its move."""
-        if self.moves is not None and self.moves[0] == seat:
-            return self.moves[1][index]
-        for count, build in self._groups(seat):
-            if index < count:
-                return build(index)
-            index -= count
-        raise IndexError(index)
-
-    def _groups(self, seat: int) -> list[tuple]:
-        """_legal's moves as groups in its order: (how many, the move at an index in the group)."""
-        if self.groups is not None and self.groups[0] == seat:
-            return self.groups[1]
-        if seat != self.turn or self.end is not None:
-            return []
-        holders, players = self.holders, len(self.holders)
-        sizes = [len(holder) for holder in holders]
-        others = [other for other in range(players) if other != seat]
-        own_pairs = _pair_places(tuple(card[0] for card in holders[seat]))
-        their_pairs = [_pair_places(tuple(card[1] for card in holders[t])) for t in others]
-        swipes = [t for t in others if find_run([card[1] for card in holders[t]])]
-
-        def flip(i: int) -> dict:
-            h, place = _located(sizes, i)
-            return {"action": "flip", "holder": h, "place": place}
-
-        def switch(i: int) -> dict:
-            h, pair = _located([len(_PLACE_PAIRS[size]) for size in sizes], i)
-            first, second = _PLACE_PAIRS[sizes[h]][pair]
-            return {"action": "switch", "holder": h, "first": first, "second": second}
-
-        def swap1(i: int) -> dict:
-            t, offset = _located([sizes[seat] * sizes[t] for t in others], i)
-            mine, theirs = divmod(offset, sizes[others[t]])
-            return {"action": "swap1", "target": others[t], "mine": mine, "theirs": theirs}
-
-        def swap2(i: int) -> dict:
-            t, offset = _located([len(pairs) * len(own_pairs) for pairs in their_pairs], i)
-            theirs, mine = divmod(offset, len(own_pairs))
-            return {"action": "swap2", "target": others[t], "mine": own_pairs[mine], "theirs": their_pairs[t][theirs]}
-
-        groups = [
-            (sum(sizes), flip),
-            (sum(len(_PLACE_PAIRS[size]) for size in sizes), switch),
-            (sum(sizes[seat] * sizes[t] for t in others), swap1),
-            (sum(len(pairs) for pairs in their_pairs) * len(own_pairs), swap2),
-            (1 if find_run([card[0] for card in holders[seat]]) else 0, lambda i: {"action": "score"}),
-            (len(swipes), lambda i: {"action": "swipe", "target": swipes[i]}),
-            (sizes[seat] if players == 2 and self.deck else 0, lambda i: {"action": "draw", "place": i}),
-            (1 if self.tokens is not None and self.tokens[seat] > 0 and not self.token_spent else 0,
-             lambda i: {"action": "spend_token"}),
-        ]
-        self.groups = seat, groups
-        return groups
+        return self._moves(seat)[index]
 
     def greedy(self, seat: int, rng) -> dict:
         faces = _faces_seen(self.holders, seat, lambda card, face: card[face == "outer"])
@@ -914,7 +856,7 @@ class FastSimulation(Simulation):
         return moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)]
 
     def play(self, seat: int, move: dict, rng) -> None:
-        self.moves = self.groups = None
+        self.moves = None
         action, holders = move["action"], self.holders
         if action == "flip":
             cards = holders[move["holder"]]
@@ -989,15 +931,3 @@ class FastSimulation(Simulation):
 
     def outcome(self) -> dict | None:
         return None if self.end is None else outcome(self.state())
-
-
-_PLACE_PAIRS = {size: list(combinations(range(size), 2)) for size in range(HOLDER_SIZE + 1)}
-
-
-def _located(blocks: list[int], index: int) -> tuple[int, int]:
-    """Which block of consecutive items of these sizes holds item `index`, and where in it."""
-    for block, size in enumerate(blocks):
-        if index < size:
-            return block, index
-        index -= size
-    raise IndexError(index)
