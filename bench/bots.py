@@ -15,6 +15,8 @@ not change a move.
     .venv/bin/python bench/bots.py                                         # 40 matches a cell, 100 iterations
     .venv/bin/python bench/bots.py --games mantis --matches 120            # one game, more matches
     .venv/bin/python bench/bots.py --turn-times 12                         # default ismcts turn times
+    .venv/bin/python bench/bots.py --games mantis --players 2 --pairings ismcts:forgetful --iterations 200
+                                                   # what remembering what the seat saw is worth
 """
 import argparse
 import math
@@ -33,6 +35,7 @@ from domain.games import GAMES  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
 PAIRINGS = (("greedy", "random"), ("ismcts", "greedy"))
+FORGETFUL = "forgetful"  # for a pairing only: the ismcts bot with its options, given no `seen` (its view alone)
 SALT = "bench-salt"
 
 
@@ -56,13 +59,15 @@ def play_match(job: tuple) -> tuple:
     game_id, players, tested, opponent, index, options = job
     seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index // players}"
     tested_seat = index % players
-    seats = [{"bot": tested if s == tested_seat else opponent} for s in range(players)]
+    bots = [tested if s == tested_seat else opponent for s in range(players)]
+    seats = [{"bot": "ismcts" if bot == FORGETFUL else bot} for bot in bots]
     for spec in seats:
         if options.get(spec["bot"]):
             spec["bot_options"] = options[spec["bot"]]
     log = match.create(game_id, {}, seats, match.commitment(seed, SALT), "bench")
     state = match.evolve_all(None, log)
-    state = match.evolve_all(state, match.open_events(state, seed))
+    opening = match.open_events(state, seed)
+    state, log = match.evolve_all(state, opening), log + opening
     game = GAMES[game_id]
     search_seconds, searched = 0.0, 0
     while state["status"] == match.ACTIVE:
@@ -70,12 +75,15 @@ def play_match(job: tuple) -> tuple:
         spec = state["seats"][seat]
         rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
         started = time.perf_counter()
-        move = BOTS[spec["bot"]].policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng,
-                                        **spec.get("bot_options", {}))
-        if spec["bot"] == "ismcts":
+        kind = BOTS[spec["bot"]]
+        earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
+        move = kind.policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng, **earlier,
+                           **spec.get("bot_options", {}))
+        if bots[seat] == "ismcts":
             search_seconds += time.perf_counter() - started
             searched += 1
-        state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+        events = match.decide(state, seat, move, seed, SALT)
+        state, log = match.evolve_all(state, events), log + events
     winners = state["result"]["winners"]
     share = 1 / len(winners) if tested_seat in winners else 0.0
     return (game_id, players, tested, opponent), share, search_seconds, searched
@@ -189,7 +197,8 @@ def main() -> None:
     parser.add_argument("--ismcts", default="", help="more ismcts options, e.g. playout_cap=200,exploration=100")
     parser.add_argument("--players", default="both", choices=("2", "max", "both"))
     parser.add_argument("--pairings", default=",".join(f"{t}:{o}" for t, o in PAIRINGS),
-                        help="tested:opponent pairs (default: greedy:random,ismcts:greedy)")
+                        help=f"tested:opponent pairs (default: greedy:random,ismcts:greedy); {FORGETFUL}: the "
+                             "ismcts bot with the same options, but given only its view (not what it saw before)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--turn-times", type=int, default=0, metavar="N",
                         help="instead of matches: time the default ismcts turn at N positions per game and size")

@@ -40,6 +40,7 @@ Fairness: commitment = SHA-256 of "<salt>:<seed>" (hex); every random draw comes
 (see domain/rng.py), and the seed and salt are revealed in match_finished.
 """
 import hashlib
+from itertools import groupby
 from typing import Final
 
 from domain import clock, ladder
@@ -49,7 +50,7 @@ from domain.bots import BOTS, bot_options
 from domain import lifecycle
 from domain.lifecycle import (CancelReason, ClockSpec, Invitation, MatchCreated, OperatorAborted, Seat, SeatEventKind,
                               SeatJoined, SeatSpec, SeedSource)
-from domain.protocol import require, started
+from domain.protocol import Seen, require, started
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -397,6 +398,23 @@ def view(state: dict, seat: int | None) -> dict | None:
         return None
     game = get_game(state["game"])
     return game.view(state["game_state"], seat)
+
+
+def seen(log: list[dict], seat: int) -> Seen:
+    """What a seat has been shown of its match's game so far, for the game's recall: per change (the deal,
+    then each move), the game's events as redacted for the seat and the seat's view after them."""
+    game = get_game(log[0]["data"]["game"])  # a match's log opens with match_created
+    state: dict | None = None
+    changes = []
+    for is_game, run in groupby(log, key=lambda event: event["type"] not in MATCH_EVENTS):
+        if not is_game:
+            continue
+        events = list(run)
+        for event in events:
+            state = game.evolve(state, event)
+        assert state is not None  # a change holds events
+        changes.append(([game.redact(event, seat) for event in events], game.view(state, seat)))
+    return changes
 
 
 def redact(game_id: str, finished: bool, event: dict, seat: int | None) -> dict:

@@ -10,7 +10,12 @@
     view(state, seat | None)          -> what that seat (or a spectator, None) may see
     redact(event, seat | None)        -> the event as that seat (or a spectator) may see it
     outcome(state)                    -> None while the game goes on, else {"winners": [...], "scores": {...}}
-    determinize(view, seat, rng)      -> a full state consistent with a seat's view (for searching bots)
+    recall(seen, seat)                -> what the seat has learned that its view no longer shows (None: nothing),
+                                         from `seen`: per change of the game (the deal, then each move), its
+                                         events as redacted for the seat and the seat's view after them
+    determinize(view, seat, rng, memory=None)
+                                      -> a full state consistent with a seat's view and with `memory` (what
+                                         recall returned), for searching bots
     greedy(view, seat, moves, rng)    -> a one-move-ahead heuristic choice (the `greedy` bot)
     evaluate(state, seat)             -> the seat's chance to win, guessed in [0, 1] from the public part of
                                          a game in progress (for a search's playouts cut short)
@@ -34,6 +39,9 @@ from domain.errors import IllegalMove, InvalidSetup
 from domain.simulation import Simulation
 
 Move = dict[str, Any]
+# what a seat was shown of its game (domain.match.seen), which recall reads: per change (the deal, then each
+# move), the game's events as redacted for the seat and the seat's view after them
+Seen = Sequence[tuple[list[dict], dict]]
 T = TypeVar("T")
 
 _JSON_TYPES = {"integer": int, "string": str, "boolean": bool}
@@ -134,7 +142,9 @@ class Game(Protocol):
 
     def outcome(self, state: dict) -> dict | None: ...
 
-    def determinize(self, view: dict, seat: int, rng: random.Random) -> dict: ...
+    def recall(self, seen: Seen, seat: int) -> dict | None: ...
+
+    def determinize(self, view: dict, seat: int, rng: random.Random, memory: dict | None = None) -> dict: ...
 
     def greedy(self, view: dict, seat: int, moves: list[dict], rng: random.Random) -> dict: ...
 

@@ -1,6 +1,8 @@
 """The bots' policies: pure functions of a seat's view, its legal moves and an rng (never the full state,
 so a bot cannot cheat by construction). A policy is policy(game, view, seat, moves, rng, **options) -> move,
-where options are the bot kind's options, filled in and checked by `bot_options`."""
+where options are the bot kind's options, filled in and checked by `bot_options`. A kind that `remembers` also
+takes `seen=`: what its seat was shown before (domain.match.seen), so that it can use what its view no longer
+shows."""
 from dataclasses import dataclass
 from typing import Callable
 
@@ -22,6 +24,9 @@ class BotKind:
     # are checked and filled in, so a seat's stored options are the ones its policy is called with
     presets: tuple[Option, ...] = ()
     expand: Callable[[dict], dict] = lambda raw: raw
+    # whether the policy also takes `seen`, what the seat was shown before (domain.match.seen): reading the
+    # match's log for it is a cost only a bot that uses it pays
+    remembers: bool = False
 
     @property
     def published_options(self) -> tuple[Option, ...]:
@@ -49,7 +54,7 @@ BOTS = {kind.id: kind for kind in (
                       "hidden cards consistent with its view, every seat continuing greedily, and leaves greedy's "
                       "move only for one that clearly wins more (see docs/bots.md)", ismcts_policy,
             options=ISMCTS_OPTIONS, think_ms=lambda options: options["budget_ms"], presets=(LEVEL,),
-            expand=at_level),
+            expand=at_level, remembers=True),
 )}
 
 

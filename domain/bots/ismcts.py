@@ -1,7 +1,8 @@
 """The `ismcts` bot: single-observer Information-Set Monte Carlo Tree Search, one implementation for all games.
 
-The bot only gets its seat's view. The search runs in rounds; each round
-    1. samples a full state consistent with that view: game.determinize(view, seat, rng);
+The bot only gets its seat's view and what that seat was shown before (`seen`, domain/match.py), which the
+game's recall turns once into a memory. The search runs in rounds; each round
+    1. samples a full state consistent with that view and memory: game.determinize(view, seat, rng, memory);
     2. tries every searched root move in that same sample, with the same simulation seed (common random
        numbers: the moves are compared on the same deal, so the luck of the deal cancels out of the
        difference). For each root move, one iteration:
@@ -40,7 +41,7 @@ import time
 from typing import Any
 
 from domain.errors import IllegalMove
-from domain.protocol import Option, fill_options
+from domain.protocol import Option, Seen, fill_options
 
 DEFAULT_ITERATIONS = 2000
 DEFAULT_BUDGET_MS = 800
@@ -151,13 +152,13 @@ class Node:
         return self.reward / self.visits + c * math.sqrt(math.log(self.available) / self.visits)
 
 
-def ismcts_policy(game, view: dict, seat: int, moves: list[dict], rng, iterations: int = DEFAULT_ITERATIONS,
-                  budget_ms: int = DEFAULT_BUDGET_MS, playout_cap: int = DEFAULT_PLAYOUT_CAP,
-                  exploration: int = DEFAULT_EXPLORATION, greedy_rollouts: int = DEFAULT_GREEDY_ROLLOUTS,
-                  root_moves: int = DEFAULT_ROOT_MOVES, margin: int = DEFAULT_MARGIN,
-                  depth: int = DEFAULT_DEPTH) -> dict:
+def ismcts_policy(game, view: dict, seat: int, moves: list[dict], rng, seen: Seen = (),
+                  iterations: int = DEFAULT_ITERATIONS, budget_ms: int = DEFAULT_BUDGET_MS,
+                  playout_cap: int = DEFAULT_PLAYOUT_CAP, exploration: int = DEFAULT_EXPLORATION,
+                  greedy_rollouts: int = DEFAULT_GREEDY_ROLLOUTS, root_moves: int = DEFAULT_ROOT_MOVES,
+                  margin: int = DEFAULT_MARGIN, depth: int = DEFAULT_DEPTH) -> dict:
     move, _ = search(game, view, seat, moves, rng, iterations, budget_ms, playout_cap, exploration, greedy_rollouts,
-                     root_moves, margin, depth)
+                     root_moves, margin, depth, seen)
     return move
 
 
@@ -165,17 +166,19 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
            budget_ms: int = DEFAULT_BUDGET_MS, playout_cap: int = DEFAULT_PLAYOUT_CAP,
            exploration: int = DEFAULT_EXPLORATION, greedy_rollouts: int = DEFAULT_GREEDY_ROLLOUTS,
            root_moves: int = DEFAULT_ROOT_MOVES, margin: int = DEFAULT_MARGIN,
-           depth: int = DEFAULT_DEPTH) -> tuple[dict, dict]:
+           depth: int = DEFAULT_DEPTH, seen: Seen = ()) -> tuple[dict, dict]:
     """The chosen move and what the search did: {iterations, rounds, failed, elapsed_ms, means: [per move, or
     None where not played], challenger: the move held out against greedy's (None if none was), confirmations:
-    the held-out rounds, advantage: the challenger's mean gain over greedy's move in them}."""
+    the held-out rounds, advantage: the challenger's mean gain over greedy's move in them}. `seen`: what the
+    seat was shown before (domain/match.py `seen`); none, and the samples keep to the view alone."""
     if len(moves) == 1:
         return moves[0], {"iterations": 0, "rounds": 0, "failed": 0, "elapsed_ms": 0.0, "means": [None],
                           "challenger": None, "confirmations": 0, "advantage": None}
     sim = FastRng(rng.getrandbits(64) if hasattr(rng, "getrandbits") else rng.below(2**63))
     favourite = game.greedy(view, seat, moves, sim)
     candidates = _candidates(moves, favourite, root_moves, sim)
-    run = Run(game, view, seat, sim, Budget(iterations, budget_ms), len(candidates) - 1,
+    memory = game.recall(seen, seat) if seen else None
+    run = Run(game, view, memory, seat, sim, Budget(iterations, budget_ms), len(candidates) - 1,
               {"c": exploration / 100, "cap": playout_cap, "greedy_share": greedy_rollouts / 100, "depth": depth})
     greedy_node, challengers = Node(candidates[0][1], seat), [Node(move, seat) for _, move in candidates[1:]]
     challenger, differences = None, []
@@ -219,11 +222,12 @@ class Budget:
 
 
 class Run:
-    """One search's game, view, simulation rng and budget, and what it played: rounds of one sample each."""
+    """One search's game, view and memory, simulation rng and budget, and what it played: rounds of one sample
+    each."""
 
-    def __init__(self, game, view: dict, seat: int, sim: FastRng, budget: Budget, challengers: int,
+    def __init__(self, game, view: dict, memory: dict | None, seat: int, sim: FastRng, budget: Budget, challengers: int,
                  playout_options: dict):
-        self.game, self.view, self.seat, self.sim, self.budget = game, view, seat, sim, budget
+        self.game, self.view, self.memory, self.seat, self.sim, self.budget = game, view, memory, seat, sim, budget
         self.playout_options, self.seats = playout_options, {seat}
         self.rounds = self.failed = 0
         # the fewest iterations that could leave greedy's move: a round of each stage of the selection and the
@@ -235,7 +239,8 @@ class Run:
         bot's rewards, in node order; None if the rules rejected the sample (a bug in determinize). Raises
         OutOfBudget after the search's first iteration if the `least` it needs could not fit: a FlipOut greedy
         playout has cost 45-100 ms."""
-        sample, seed, rewards = self.game.determinize(self.view, self.seat, self.sim), self.sim.getrandbits(64), []
+        sample = self.game.determinize(self.view, self.seat, self.sim, self.memory)
+        seed, rewards = self.sim.getrandbits(64), []
         try:
             for node in nodes:
                 rewards.append(_iterate(self.game, sample, node, self.seat, self.seats, FastRng(seed),

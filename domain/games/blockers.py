@@ -7,10 +7,11 @@ A turn is `take` (play a hand card, take a matching card of its area onto your s
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
+from functools import cache
 
-from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, ViewField, keyed, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, started, validate_options, win_share)
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Seen, ViewField, keyed, list_of, named, next_seat,
+                             nullable, one_of, parse_move, record, require, started, validate_options, win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -304,10 +305,34 @@ def outcome(state: dict) -> dict | None:
 
 
 # --- bots -------------------------------------------------------------------------------------------
-def determinize(view: dict, seat: int, rng) -> dict:
+def recall(seen: Seen, seat: int) -> dict | None:
+    """The hand cards each seat surely holds. When a seat draws its deck's last card, the cards it played
+    become its new deck (the view's `played` empties), so its hand is exactly the other hand cards; it
+    keeps them until it plays them, while what it draws from the new deck stays unknown. The rest of what
+    a seat sees (grid, stacks, played hand cards and kickers) the view keeps; a new game deals all anew."""
+    sure: list[list[str]] = []  # per seat; none before the deal
+    played: list[list[str]] = []
+    for events, _ in seen:
+        for event in events:
+            data = event["data"]
+            if event["type"] == "dealt":
+                players = len(data["hands"])
+                sure, played = [[] for _ in range(players)], [[] for _ in range(players)]
+            elif event["type"] == "took":
+                mover, hand_card = data["seat"], data["hand_card"]
+                played[mover].append(hand_card)
+                sure[mover] = [card for card in sure[mover] if card != hand_card]
+                if data["reshuffled"] is not None:
+                    sure[mover] = [card for card in HAND_CARDS if card not in played[mover]]
+                    played[mover] = []
+    return {"sure_hands": sure} if sure else None
+
+
+def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     """A full state consistent with the view: the unseen Victory cards shuffled into the deck, the unseen
     kickers dealt to the seats that still hold one (the rest aside), each other seat's unplayed hand cards
-    split at random between its hand and its deck, and the own deck shuffled."""
+    split at random between its hand and its deck (the cards it surely holds, by recall, in its hand), and
+    the own deck shuffled."""
     players = range(view["players"])
     deck = _unseen_victory_cards(view)
     rng.shuffle(deck)
@@ -321,8 +346,11 @@ def determinize(view: dict, seat: int, rng) -> dict:
             hand = view["hands"][s]
             rest = [card for card in held if card not in hand]
         else:
-            rng.shuffle(held)
-            hand, rest = held[:len(view["hands"][s])], held[len(view["hands"][s]):]
+            sure = memory["sure_hands"][s] if memory else []
+            maybe = [card for card in held if card not in sure]
+            rng.shuffle(maybe)
+            drawn = len(view["hands"][s]) - len(sure)
+            hand, rest = sure + maybe[:drawn], maybe[drawn:]
         rng.shuffle(rest)
         hands.append(hand)
         hand_decks.append(rest)
@@ -340,17 +368,34 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     whole grid); when stuck, play the kicker only if it opens takes now, else pass."""
     grid, hand = view["grid"], view["hands"][seat]
     if moves[0]["action"] == "take":
+        matching = _matching_places(grid)
+
         def value(move: dict) -> float:
-            card, after = grid[move["place"]], {**grid, move["place"]: None}
-            kept = [h for h in hand if h != move["hand_card"]]
-            next_turn = len({place for _, place in _takes(after, kept, card)})
-            later = sum(1 for c in after.values() if c is not None and matches(c, card))
-            return 2 * next_turn + later + rng.random() * 0.5
+            left = matching[move["place"]]  # the cards left that match the one taken, my next stack top
+            next_turn = len(left & _reach(tuple(h for h in hand if h != move["hand_card"])))
+            return 2 * next_turn + len(left) + rng.random() * 0.5
         return max(moves, key=value)
     kicker = view["kickers"][seat]
     if {"action": "kicker"} in moves and _opens_takes(grid, hand, kicker):
         return {"action": "kicker"}
     return {"action": "pass"}
+
+
+def _matching_places(grid: dict) -> dict[str, set]:
+    """For each card on the grid, the places of the other cards that match it (the rule is symmetric): what
+    a take leaves to take on top of it. Once per greedy call, not once per take weighed."""
+    cards = [(place, card) for place, card in grid.items() if card is not None]
+    by_colour, by_shape = defaultdict(set), defaultdict(set)
+    for place, card in cards:
+        by_colour[card["colour"]].add(place)
+        by_shape[card["shape"]].add(place)
+    return {place: (by_colour[card["colour"]] | by_shape[card["shape"]]) - {place} for place, card in cards}
+
+
+@cache
+def _reach(hand: tuple[str, ...]) -> frozenset:
+    """The places a hand's cards open."""
+    return frozenset(place for hand_card in hand for place in AREAS[hand_card])
 
 
 def _opens_takes(grid: dict, hand: list[str], kicker: dict) -> bool:
@@ -391,6 +436,11 @@ class FastSimulation(Simulation):
 
     def state(self) -> dict:
         return _copied(self._state)
+
+    def greedy(self, seat: int, rng) -> dict:
+        """greedy reads only the grid and the seat's own hand and kicker, which the state holds as its view
+        does: no view is built."""
+        return greedy(self._state, seat, self.legal_moves(seat), rng)
 
     def play(self, seat: int, move: dict, rng) -> None:
         live, self._legal = self._state, None

@@ -11,8 +11,9 @@ from collections import Counter, deque
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, ViewField, list_of, named, next_seat, nullable,
-                             one_of, parse_move, record, require, required, started, validate_options, win_share)
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, Seen, ViewField, list_of, named, next_seat,
+                             nullable, one_of, parse_move, record, require, required, started, validate_options,
+                             win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -548,31 +549,71 @@ def _most_of_one_colour(pile: list[dict]) -> int:
 
 
 # --- bots -------------------------------------------------------------------------------------------
-def determinize(view: dict, seat: int, rng) -> dict:
+def recall(seen: Seen, seat: int) -> dict | None:
+    """Both faces of every card the seat has seen from both sides, where each card now lies: a card flipped
+    (or swapped, which turns it) shows each side in turn, a card drawn from the deck's top shows its underside
+    to the drawer after its up face to all, and a card put under the deck lies there as it was seen. The
+    events, folded on holders and a deck whose unseen faces are None, with the faces each event shows (and
+    the deck's new top) filled in, follow every card as it moves."""
+    state = None
+    for events, _ in seen:
+        for event in events:
+            data = event["data"]
+            if event["type"] == "dealt":
+                unseen = {"up": None, "down": None}
+                state = evolve(None, {**event, "data": {**data, "deck": [card or unseen for card in data["deck"]]}})
+                continue
+            state = evolve(state, event)
+            holders = state["holders"]
+            for shown in data.get("cards", ()) if event["type"] in ("flipped", "swapped", "refilled", "drew") else ():
+                place = holders[shown["holder"]][shown["place"]]
+                place = {face: place[face] if shown[face] is None else shown[face] for face in ("inner", "outer")}
+                holders = _with_holders(holders, {shown["holder"]: _placed_card(holders, shown, place)})
+            deck = state["deck"]
+            if data.get("deck_top") is not None and deck:
+                deck = [{**deck[0], "up": data["deck_top"]}] + deck[1:]
+            state = {**state, "holders": holders, "deck": deck}
+    return {"holders": state["holders"], "deck": state["deck"]} if state else None
+
+
+def _placed_card(holders: list[list], shown: dict, card: dict) -> list[dict]:
+    cards = list(holders[shown["holder"]])
+    cards[shown["place"]] = card
+    return cards
+
+
+def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     """A full state consistent with the view: every half-seen card (holders, deck top) gets a hidden face
-    from a card the seat cannot account for, the rest of those cards form the deck below the top."""
+    from a card the seat cannot account for, the rest of those cards form the deck below the top. With a
+    memory (recall), a card whose both faces the seat has seen is that card, and every card it knows a face
+    of in the deck lies where it knows it."""
     pool = Counter(card_kind(card) for card in build_deck())
     pool.subtract(card_kind(card) for pile in view["score_piles"] for card in pile)
     unseen = [kind for kind, n in pool.items() for _ in range(n)]
-    slots: list[tuple[int | None, int, str]] = [(owner, place, card["inner"] if owner == seat else card["outer"])
-             for owner, holder in enumerate(view["holders"]) for place, card in enumerate(holder)]
-    if view["deck"]["count"]:
-        slots.append((None, 0, view["deck"]["top"]))
-    assigned = _match_faces([face for _, _, face in slots], unseen, rng)
+    known_holders = memory["holders"] if memory else view["holders"]
+    # (owner or None for the deck, place, {face: colour or None} as it lies there)
+    slots: list[tuple[int | None, int, dict]] = []
+    for holder_seat, holder in enumerate(known_holders):
+        for place, card in enumerate(holder):
+            shown = _own_face(view["holders"][holder_seat][place], holder_seat, seat)
+            slots.append((holder_seat, place, {**card, **shown}))
+    deck_known = memory["deck"] if memory else [{"up": view["deck"]["top"], "down": None}][:view["deck"]["count"]]
+    slots += [(None, place, card) for place, card in enumerate(deck_known) if card["up"] or card["down"]]
+    assigned = _match_faces([tuple(colour for colour in card.values() if colour) for _, _, card in slots],
+                            unseen, rng)
     holders = [list(holder) for holder in view["holders"]]
-    deck_top: list[dict] = []
-    for (owner, place, face), index in zip(slots, assigned):
-        hidden = _other_face(unseen[index], face)
+    deck: list[dict | None] = [None] * view["deck"]["count"]
+    for (owner, place, card), index in zip(slots, assigned):
+        full = _filled(card, unseen[index])
         if owner is None:
-            deck_top = [{"up": face, "down": hidden}]
-        elif owner == seat:
-            holders[owner][place] = {"inner": face, "outer": hidden}
+            deck[place] = full
         else:
-            holders[owner][place] = {"inner": hidden, "outer": face}
+            holders[owner][place] = full
     used = set(assigned)
     rest = [unseen[i] for i in range(len(unseen)) if i not in used]
     rng.shuffle(rest)
-    deck = deck_top + [{"up": a, "down": b} if rng.random() < 0.5 else {"up": b, "down": a} for a, b in rest]
+    loose = iter({"up": a, "down": b} if rng.random() < 0.5 else {"up": b, "down": a} for a, b in rest)
+    deck = [card or next(loose) for card in deck]
     return {"options": view["options"], "holders": holders, "deck": deck,
             "score_piles": [list(pile) for pile in view["score_piles"]], "tokens": view["tokens"],
             "turn": view["turn"], "actions_left": view["actions_left"], "token_spent": view["token_spent"],
@@ -580,16 +621,31 @@ def determinize(view: dict, seat: int, rng) -> dict:
             "end": view["end"]}
 
 
+def _own_face(card: dict, owner: int, seat: int) -> dict:
+    """The face of a holder's card the seat sees now, as the view shows it."""
+    face = "inner" if owner == seat else "outer"
+    return {face: card[face]}
+
+
+def _filled(card: dict, kind: tuple) -> dict:
+    """The card as it lies (two face names), its unknown face the colour of `kind` its known one leaves."""
+    (first, a), (second, b) = card.items()
+    if a is None:
+        return {first: _other_face(kind, b), second: b}
+    return {first: a, second: b if b is not None else _other_face(kind, a)}
+
+
 def _other_face(kind: tuple, face: str) -> str:
     return kind[1] if kind[0] == face else kind[0]
 
 
-def _match_faces(faces: list[str], unseen: list[tuple], rng) -> list[int]:
-    """A random perfect matching of known faces to unseen cards that carry them (augmenting paths, so it
-    never gets stuck when the true state shows one exists)."""
+def _match_faces(faces: list[tuple], unseen: list[tuple], rng) -> list[int]:
+    """A random perfect matching of known faces (one or both of a card's) to unseen cards that carry them
+    (augmenting paths, so it never gets stuck when the true state shows one exists)."""
     candidates = []
-    for face in faces:
-        fitting = [i for i, kind in enumerate(unseen) if face in kind]
+    for known in faces:
+        fitting = [i for i, kind in enumerate(unseen)
+                   if (kind == tuple(sorted(known)) if len(known) == 2 else known[0] in kind)]
         rng.shuffle(fitting)
         candidates.append(fitting)
     holder_of: dict[int, int] = {}

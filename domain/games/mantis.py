@@ -8,9 +8,9 @@ from collections import Counter
 from itertools import combinations
 from typing import TypedDict
 
-from domain.protocol import (INTEGER, Field, GameInfo, Option, ViewField, check_player_count, list_of, next_seat,
-                             named, nullable, one_of, parse_move, record, require, started, validate_options,
-                             win_share)
+from domain.protocol import (INTEGER, Field, GameInfo, Option, Seen, ViewField, check_player_count, list_of,
+                             next_seat, named, nullable, one_of, parse_move, record, require, started,
+                             validate_options, win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -181,10 +181,26 @@ def outcome(state: dict) -> dict | None:
 
 
 # --- bots -------------------------------------------------------------------------------------------
-def determinize(view: dict, seat: int, rng) -> dict:
+def recall(seen: Seen, seat: int) -> dict | None:
+    """Every seat's score pile: each card in one was flipped face up and matched cards of a public tank,
+    so the whole table saw it go there (the view shows only the pile's size). The events, folded with each
+    flipped card put on top of the draw pile as the event shows it, give the piles."""
+    state: dict | None = None
+    for events, _ in seen:
+        for event in events:
+            if event["type"] != "dealt":
+                before = started(state, event)
+                state = {**before, "draw_pile": [event["data"]["card"]] + before["draw_pile"][1:]}
+            state = evolve(state, event)
+    return {"score_piles": state["score_piles"]} if state else None
+
+
+def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     """A full state consistent with the view: unseen cards dealt at random to the draw pile and the
-    other seats' score piles, with a top card whose back is the one on show."""
-    unseen = _unseen_cards(view)
+    other seats' score piles, with a top card whose back is the one on show. With the score piles
+    remembered (recall) they are as seen, and every unseen card is in the draw pile."""
+    known = memory["score_piles"] if memory else None
+    unseen = _unseen_cards(view, [card for pile in known for card in pile] if known else None)
     pile_size = view["draw_pile"]["count"]
     rng.shuffle(unseen)
     if pile_size:
@@ -193,7 +209,9 @@ def determinize(view: dict, seat: int, rng) -> dict:
     pile, rest = unseen[:pile_size], unseen[pile_size:]
     score_piles = []
     for other, count in enumerate(view["score_piles"]):
-        if other == seat:
+        if known:
+            score_piles.append(known[other])
+        elif other == seat:
             score_piles.append(view["own_score_pile"])
         else:
             score_piles.append(rest[:count])
@@ -218,9 +236,11 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     return max(moves, key=lambda m: (value(m), rng.random()))
 
 
-def _unseen_cards(view: dict) -> list[dict]:
+def _unseen_cards(view: dict, scored: list[dict] | None = None) -> list[dict]:
+    """The deck but the tanks' cards and the scored ones the seat knows of (its own, unless given)."""
     remaining = Counter(_key(c) for c in build_deck(view["edition"]))
-    remaining.subtract(_key(c) for c in _seen_cards(view))
+    known = _seen_cards(view) if scored is None else [c for tank in view["tanks"] for c in tank] + scored
+    remaining.subtract(_key(c) for c in known)
     return [{"back": list(back), "front": front} for (back, front), n in remaining.items() for _ in range(n)]
 
 

@@ -19,8 +19,9 @@ arrived), and a Reveal reveals a position (so the stack that moves down into it 
 import sys
 from collections import Counter
 
-from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, ViewField, list_of, named, next_seat,
-                             nullable, one_of, parse_move, record, require, validate_options, win_share)
+from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, list_of, named,
+                             next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
+                             win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -640,9 +641,69 @@ def outcome(state: dict) -> dict | None:
 
 
 # --- bots -------------------------------------------------------------------------------------------
-def determinize(view: dict, seat: int, rng) -> dict:
+def recall(seen: Seen, seat: int) -> dict | None:
+    """Every card the seat has seen, where it now lies: the stacks it held, peeked at or saw revealed, its
+    draws, the cards played onto the discard pile (below its top too), each followed through swaps,
+    exchanges and discards; and which cards a reshuffled draw pile was made of.
+
+    The events are folded as the engine folds them, on a state whose unknown cards are tokens
+    {"from": pool}: pool 0 is the deal, pool k the k-th reshuffle (its `contents`: the discard pile below
+    its top, tokens of earlier pools among them). A card seen where a token lay is `consumed` from the
+    token's pool. determinize deals each pool's unconsumed cards to its tokens, pool by pool."""
+    state: dict | None = None
+    contents: list[list[dict] | None] = [None]  # the deal's pool is the whole deck
+    consumed: list[list[dict]] = [[]]
+
+    def learn(entry: dict, card: dict) -> dict:
+        if "from" in entry:
+            consumed[entry["from"]].append(card)
+        return card
+
+    for events, view in seen:
+        for event in events:
+            kind, data = event["type"], event["data"]
+            if kind == "dealt":
+                stacks = [[[c or {"from": 0} for c in stack] for stack in own] for own in data["stacks"]]
+                consumed[0] += [c for own in data["stacks"] for stack in own for c in stack if c]
+                hidden_pile = [{"from": 0}] * len(data["draw_pile"])
+                event = {**event, "data": {**data, "stacks": stacks, "draw_pile": hidden_pile}}
+            elif kind == "reshuffled":
+                contents.append(started(state, event)["discard_pile"][:-1])
+                consumed.append([])
+                event = {**event, "data": {"draw_pile": [{"from": len(contents) - 1}] * len(data["draw_pile"])}}
+            elif kind == "card_played":
+                before = started(state, event)
+                source = (before["pending"]["card"] if data["index"] is None
+                          else before["stacks"][data["seat"]][before["held"][data["seat"]]][data["index"]])
+                learn(source, data["card"])
+            state = evolve(state, event)
+            if kind == "card_drawn" and data["card"] is not None:
+                drawn = learn(state["pending"]["card"], data["card"])
+                state = {**state, "pending": {**state["pending"], "card": drawn}}
+            elif kind == "stack_peeked" and data["cards"][:1] != [None]:
+                state = _with_stack(state, data["target"], data["stack"], data["cards"], learn)
+        assert state is not None  # a change holds events, and the first change opens with the deal
+        for owner, own in enumerate(view["stacks"]):
+            for position, stack in enumerate(own):
+                if stack[:1] != [None]:
+                    state = _with_stack(state, owner, position, stack, learn)
+    return {"state": state, "contents": contents, "consumed": consumed} if state else None
+
+
+def _with_stack(state: dict, owner: int, position: int, cards: list[dict], learn) -> dict:
+    """The state with a stack's cards as seen (each token it held learned)."""
+    own = list(state["stacks"][owner])
+    own[position] = [learn(entry, card) for entry, card in zip(own[position], cards)]
+    return _with_stacks(state, owner, own)
+
+
+def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     """A full state consistent with the view: the cards the seat cannot see are dealt at random from
-    the deck minus the cards it sees (stacks, the discard pile's top, its drawn card)."""
+    the deck minus the cards it sees (stacks, the discard pile's top, its drawn card). With a memory
+    (recall), every card the seat has seen lies where it saw it go, and the cards of each reshuffle are
+    what the discard pile held then."""
+    if memory:
+        return _dealt_tokens(memory, rng)
     unseen = _unseen_cards(view)
     rng.shuffle(unseen)
     deal_next = iter(unseen)
@@ -657,6 +718,42 @@ def determinize(view: dict, seat: int, rng) -> dict:
             "draw_pile": draw_pile, "discard_pile": discard_pile, "direction": view["direction"],
             "turn": view["turn"], "turns": view["turns"], "lead": view["lead"], "immunity": view["immunity"],
             "reveal": view["reveal"], "pending": pending, "winners": view["winners"]}
+
+
+def _dealt_tokens(memory: dict, rng) -> dict:
+    """The remembered state with every token dealt a card of its pool that nothing seen accounts for: the
+    deal's pool first (the whole deck), then each reshuffle's (its contents, their tokens dealt by then; a
+    card seen drawn from a reshuffle that no card seen in its contents accounts for is dealt to one of
+    their tokens first)."""
+    unseen: list[list[dict]] = []  # per pool, its cards no one has been seen to take, in random order; a token takes the last
+
+    def dealt(entry: dict) -> dict:
+        return unseen[entry["from"]].pop() if "from" in entry else entry
+
+    for pool, cards in enumerate(memory["contents"]):
+        consumed = Counter(_key(c) for c in memory["consumed"][pool])
+        if pool:
+            consumed.subtract(_key(c) for c in cards if "from" not in c)
+            tokens = [index for index, c in enumerate(cards) if "from" in c]
+            rng.shuffle(tokens)
+            cards = list(cards)
+            for key in consumed.elements():
+                index = next(i for i in tokens if key in map(_key, unseen[cards[i]["from"]]))
+                tokens.remove(index)
+                source = unseen[cards[index]["from"]]
+                cards[index] = source.pop(next(i for i, c in enumerate(source) if _key(c) == key))
+            cards, consumed = [dealt(c) for c in cards], Counter(_key(c) for c in memory["consumed"][pool])
+        remaining = Counter(_key(c) for c in (cards if pool else build_deck()))
+        remaining.subtract(consumed)
+        unseen.append([card(colour, face) for (colour, face), n in remaining.items() for _ in range(n)])
+        rng.shuffle(unseen[-1])
+    state = memory["state"]
+    pending = state["pending"]
+    if pending and pending.get("card"):
+        pending = {**pending, "card": dealt(pending["card"])}
+    return {**state, "stacks": [[[dealt(c) for c in stack] for stack in own] for own in state["stacks"]],
+            "draw_pile": [dealt(c) for c in state["draw_pile"]],
+            "discard_pile": [dealt(c) for c in state["discard_pile"]], "pending": pending}
 
 
 def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:

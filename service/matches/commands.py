@@ -106,8 +106,9 @@ class MatchCommands(Callers):
         rng = Rng.derive(current.meta["seed"], f"bot:{seat}:{version}").python_random()
         kind, options = BOTS[bot], state["seats"][seat].get("bot_options", {})
         started = self._clock()
+        earlier = {"seen": match.seen(self._store.read(match_id, upto=version), seat)} if kind.remembers else {}
         move = kind.policy(get_game(state["game"]), match.view(state, seat), seat, match.legal_moves(state, seat),
-                           rng, **options)
+                           rng, **earlier, **options)
         self._sleep(max(0.0, started + kind.think_ms(options) / 1000 - self._clock()))  # a steady think time
         key = f"{seat}:bot:{version}"
         try:

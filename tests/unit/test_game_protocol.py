@@ -12,7 +12,7 @@ from domain.rng import Rng
 from tests.support.games import random_match
 
 PROTOCOL = ["options", "deal", "evolve", "decide", "legal_moves", "to_act", "view", "redact", "outcome",
-            "determinize", "greedy", "evaluate", "simulation"]
+            "recall", "determinize", "greedy", "evaluate", "simulation"]
 
 
 def test_the_game_protocol_class_lists_the_protocol_in_order():

@@ -25,9 +25,9 @@ class Watched:
     def __getattr__(self, name):
         return getattr(self._game, name)
 
-    def determinize(self, view, seat, rng):
+    def determinize(self, view, seat, rng, memory=None):
         self.determinized += 1
-        return self._game.determinize(view, seat, rng)
+        return self._game.determinize(view, seat, rng, memory)
 
     def simulation(self, state):
         return Simulation(self, state)  # through this double's rules, so that its overrides play
@@ -124,10 +124,12 @@ def test_a_determinized_state_looks_to_the_bot_seat_like_the_true_one(game_id):
 
 
 def test_the_policy_signature_has_no_way_to_the_full_state():
-    # given the registered kind, then its policy takes the view, seat, moves and rng, and its options only
+    # given the registered kind, then its policy takes the view, seat, moves and rng, what the seat was shown
+    # before (its redacted events and its views: domain.match.seen), and its options only
     kind = BOTS["ismcts"]
     names = kind.policy.__code__.co_varnames[:kind.policy.__code__.co_argcount]
-    assert names == ("game", "view", "seat", "moves", "rng") + tuple(o.name for o in kind.options)
+    assert kind.remembers
+    assert names == ("game", "view", "seat", "moves", "rng", "seen") + tuple(o.name for o in kind.options)
 
 
 # --- plays well where it is obvious -------------------------------------------------------------------
@@ -363,7 +365,7 @@ class Coins:
     def view(self, state, seat):
         return {"done": state["done"]}
 
-    def determinize(self, view, seat, rng):
+    def determinize(self, view, seat, rng, memory=None):
         return {"done": view["done"], "won": None}
 
     def simulation(self, state):

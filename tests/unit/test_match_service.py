@@ -1,7 +1,10 @@
 """The match use cases over the in-memory store."""
+import dataclasses
+
 import pytest
 
 from domain import match
+from domain.bots import BOTS
 from domain.errors import IllegalMove, InvalidSetup
 from eventstore.memory import InMemoryEventStore
 from service.matches import MatchService
@@ -205,6 +208,28 @@ def test_a_bot_turn_takes_the_bots_think_time_whatever_its_cards_and_however_lon
     movers = [step["seat"] for step in service.moves(created["id"])["moves"]]
     assert movers.count(1) >= 5 and movers.count(2) >= 5
     assert slept == [0.25 if seat == 1 else 0.0 for seat in movers if seat != 0]  # the clock stands still here
+
+
+def test_a_bot_that_remembers_is_given_what_its_seat_was_shown_and_nothing_more(monkeypatch):
+    # given a Mantis match of ann against an ismcts seat whose policy records what it is given
+    given = []
+
+    def recording(game, view, seat, moves, rng, seen=(), **options):
+        given.append((seat, seen))
+        return moves[0]
+
+    monkeypatch.setitem(BOTS, "ismcts", dataclasses.replace(BOTS["ismcts"], policy=recording))
+    store, bots = InMemoryEventStore(), InlineBots()
+    bots.service = service = MatchService(store, bots, sleep=lambda seconds: None)
+    created = service.create("mantis", {}, [{"name": "ann"}, {"bot": "ismcts", "bot_options": {"level": 1}}])
+    # when ann moves and the bot answers
+    mine = service.legal_moves(created["id"], tokens_of(created)[0])
+    service.move(created["id"], tokens_of(created)[0], mine["moves"][0], mine["version"])
+    # then the bot got its seat's redacted game events and views up to its turn, as domain.match.seen gives them
+    seat, seen = given[0]
+    log = store.read(created["id"], upto=4)  # created, dealt, ann's move and her flip: the bot's turn
+    assert seat == 1 and seen == match.seen(log, 1) and len(seen) == 2
+    assert seen[0][0][0]["data"]["draw_pile"][1] is None  # the deal as seat 1 sees it: no card below the top
 
 
 @pytest.mark.parametrize("seats,seed", [([{"name": "\ud800"}, {"name": "bob"}], None),

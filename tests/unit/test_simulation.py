@@ -44,6 +44,8 @@ def test_a_simulated_match_is_the_engine_s_match_move_for_move(game_id, players,
             break
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
+        fresh = game.simulation(state)  # one that has not listed its moves: `move` builds each alone
+        assert [fresh.move(seat, index) for index in range(fresh.move_count(seat))] == legal
         assert simulation.legal_moves(seat) == legal and simulation.move_count(seat) == len(legal)
         tie_break = pick.getrandbits(32)
         choice = simulation.greedy(seat, FastRng(tie_break))
