@@ -6,8 +6,7 @@ every seek opened is read back.
 
 Prints: the time from POST /v1/seeks to the feed's match_started (p50, p99, max) and, from the seeks' own times,
 from opening to pairing; matches formed per second; the seeks by how they ended (paired, canceled, expired: none
-may be left open or lost). The feed looks for an account's new matches every FEED_POLL (1 s), which the first
-figure includes.
+may be left open or lost). The feed is woken by the account's index of matches (FEED_POLL, 1 s, only a fallback).
 Usage: python bench/seeks.py [--bots 200] [--seconds 60] [--game flipout]
 """
 import argparse

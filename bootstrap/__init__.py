@@ -198,8 +198,9 @@ def build_app(config: Settings):
     streams = MatchStreams(service, hub, config.keep_alive)
     feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
     tournaments = build_tournament_service(config, service, client, accounts)
+    seeks = build_seek_service(config, service, accounts, ladders, client)
     admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
-                         config.bot_turn_expiry, ladders)
+                         config.bot_turn_expiry, ladders, seeks)
     bot_queue = build_queue(config)
     exposition = Exposition(config.metrics_dir,
                             [bot_queue, build_timer_queue(bot_queue), build_recovered_queue(bot_queue)])
@@ -209,7 +210,7 @@ def build_app(config: Settings):
                       tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
                       readiness=build_readiness(config, client), ladders=ladders,
-                      seeks=build_seek_service(config, service, accounts, ladders, client))
+                      seeks=seeks)
 
 
 def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
@@ -230,10 +231,10 @@ def build_docs_app():
     service = MatchService(store, NoBots(), accounts=accounts, ladders=ladders)
     tournaments = TournamentService(store, service, NoTournaments(), max_matches=0, accounts=accounts)
     hub = Hub(store)
+    seeks = SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of)
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
                       admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,
-                                         ladders=ladders), ladders=ladders,
-                      seeks=SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of))
+                                         ladders=ladders, seeks=seeks), ladders=ladders, seeks=seeks)

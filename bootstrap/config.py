@@ -43,7 +43,8 @@ class Settings:
     limit_accounts: str        # LIMIT_ACCOUNTS: account creations per client IP
     max_open_matches: int      # MAX_OPEN_MATCHES: unfinished matches an account may be seated in at once
     keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
-    feed_poll: float           # FEED_POLL: seconds between an account feed's checks for new matches of the account
+    feed_poll: float           # FEED_POLL: seconds between an account feed's counts of its new matches, the fallback
+                               #   when the wake-up a new match sends (service/live/feed.py) was lost
     redis_connections: int     # REDIS_CONNECTIONS: connections to Redis per process; more requests wait for one
     archive_after: float       # ARCHIVE_AFTER: seconds after it finished that a match's log is archived
                                #   (compressed, read back transparently); 0 = never

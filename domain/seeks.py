@@ -6,7 +6,7 @@ data (ms since the epoch), so folding the log gives the same pool wherever and w
 Its events:
     seek_opened      {seek, game, options, players, clock, rated, rating_range, bot_after, bot, account, name,
                       rating, at, expires_at}     an account asks; `rating` {mu, sigma} as it was when it asked
-    seek_canceled    {seek, at}                   by its owner
+    seek_canceled    {seek, at, reason?}          by its owner (no reason), or for `reason`: the account disabled
     seeks_expired    {seeks, at}                  nobody came before their expires_at
     seeks_paired     {match, game, options, players, clock, rated, seats: [{seek, account} | {bot}], at}
                                                   the decision, appended BEFORE the match is created, with an id
@@ -35,6 +35,7 @@ from domain.games import get_game
 
 OPEN, PAIRED, CANCELED, EXPIRED = "open", "paired", "canceled", "expired"
 CLOSED_KEPT_MS = 600_000  # a closed seek is still answered for 10 minutes; its match stays on the account's feed
+DISABLED = "account_disabled"  # the reason of a seek canceled because the operator disabled its account
 HOUSE_BOT = "greedy"  # the bot that fills a seat when a seek asks for one without naming it
 
 
@@ -76,16 +77,28 @@ def cancel(state: dict, seek_id: str, account_id: str, now: int) -> list[dict]:
         return []
     if status != OPEN:
         raise InvalidSetup(f"seek_{status}", f"this seek is {status} already")
-    return [{"type": "seek_canceled", "data": {"seek": seek_id, "at": now}}]
+    return [_canceled(seek_id, now)]
 
 
-def pair(state: dict, now: int, widen_per_second: float) -> list[dict]:
-    """The pass at `now`: the seeks expired, then the groups the rules pair (module docstring)."""
+def withdraw(state: dict, account_ids: set[str], reason: str, now: int) -> list[dict]:
+    """The open seeks of these accounts canceled for `reason` (the operator disabled them)."""
+    return [_canceled(s["seek"], now, reason) for s in oldest_first(state) if s["account"] in account_ids]
+
+
+def _canceled(seek_id: str, now: int, reason: str | None = None) -> dict:
+    return {"type": "seek_canceled", "data": {"seek": seek_id, "at": now, **({"reason": reason} if reason else {})}}
+
+
+def pair(state: dict, now: int, widen_per_second: float, barred: frozenset[str] = frozenset()) -> list[dict]:
+    """The pass at `now`: the seeks expired, the seeks of the `barred` accounts (disabled) canceled, then the groups
+    the rules pair of the others (module docstring)."""
     expired = [s["seek"] for s in oldest_first(state) if s["expires_at"] <= now]
     events = [{"type": "seeks_expired", "data": {"seeks": expired, "at": now}}] if expired else []
+    events += [_canceled(s["seek"], now, DISABLED) for s in oldest_first(state)
+               if s["account"] in barred and s["seek"] not in expired]
     alike: dict[str, list[dict]] = {}  # compatible seeks, oldest first: only these are ever grouped together
     for seek in oldest_first(state):
-        if seek["seek"] not in expired:
+        if seek["seek"] not in expired and seek["account"] not in barred:
             alike.setdefault(_terms(seek), []).append(seek)
     paired = [(group[0]["at"], _paired(group, bots, now)) for seeks in alike.values()
               for group, bots in _groups(seeks, now, widen_per_second)]
@@ -188,7 +201,7 @@ def _apply(state: dict, event: dict) -> None:
     if kind == "seek_opened":
         state["open"][data["seek"]] = data
     elif kind == "seek_canceled":
-        _close(state, data["seek"], CANCELED, data["at"])
+        _close(state, data["seek"], CANCELED, data["at"], **({"reason": data["reason"]} if "reason" in data else {}))
     elif kind == "seeks_expired":
         for seek_id in data["seeks"]:
             _close(state, seek_id, EXPIRED, data["at"])

@@ -8,6 +8,10 @@ In Redis the keys of one account share the hash tag {a:<id>} (DESIGN.md: one agg
     cr:{a:<id>}:open      set: the account's matches not yet seen finished (for the bound on open matches)
     cr:{a:<id>}:invited   set: the matches inviting the account, not yet seen accepted or ended (never counted
                           as open: a stranger's invitations cannot use up an account's room)
+    cr:{a:<id>}:events    stream: the newest match noted, as an event {version: its number, type: "match_noted",
+                          data: {match}} at the stream id "<number>-0": the account's index of matches followed
+                          like a log (the log `noted_log(id)`), so a feed's hub wakes at once when one is noted.
+                          Kept to its newest entry: it only wakes; the sorted set above is the index.
 The indexes are outside any account: cr:accounts:name:<lower-cased name> -> id (claimed by SET NX, which is
 what makes names unique regardless of case) and cr:accounts:key:<key hash> -> id. A key index entry is only
 a pointer: `by_key` trusts it only when the account's record holds the same hash, so an entry a crash left
@@ -16,13 +20,18 @@ behind (or a rotated key's) never lets anyone in.
 import threading
 from abc import ABC, abstractmethod
 
+from redis.cluster import RedisCluster
+
+from eventstore.redis_cluster import CHANGES, CHANGES_KEPT
+
 # KEYS: the account's record. ARGV: the current key hash, the new one. Compare-and-set: 1 if replaced.
 REPLACE_KEY = """
 if redis.call('HGET', KEYS[1], 'key') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'key', ARGV[2])
 return 1
 """
-# KEYS: the account's record, its matches, its open matches, its invitations. ARGV: match, "open" or "invited".
+# KEYS: the account's record, its matches, its open matches, its invitations, its stream of notes. ARGV: match,
+# "open" or "invited".
 # Numbers the account's matches; a match noted again keeps its place and is open again (a seat taken again after
 # leaving it, an invitation accepted).
 NOTE_MATCH = """
@@ -35,6 +44,8 @@ end
 if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 local position = redis.call('HINCRBY', KEYS[1], 'matches', 1)
 redis.call('ZADD', KEYS[2], position, ARGV[1])
+redis.call('XADD', KEYS[5], 'MAXLEN', '1', position .. '-0', 'e',
+           cjson.encode({version = position, type = 'match_noted', data = {match = ARGV[1]}}))
 return position
 """
 FIELDS = ("id", "name", "kind", "created_at", "key")
@@ -101,6 +112,13 @@ def _record_keys(account_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:account", f"{tag}:matches", f"{tag}:open", f"{tag}:invited"
 
 
+def noted_log(account_id: str) -> str:
+    """The log a hub follows to learn at once that a match was noted for the account (the event store's name of a
+    log: "<kind>:<id>", its stream cr:{a:<id>}:events); its versions are the positions of `noted`. Only Redis
+    writes it: with the in-memory stores a feed learns of new matches by counting them."""
+    return f"a:{account_id}"
+
+
 def _name_key(name: str) -> str:
     return f"cr:accounts:name:{name.lower()}"
 
@@ -153,7 +171,10 @@ class RedisAccountStore(AccountStore):
         self._redis.hset(_record_keys(account_id)[0], field, value)
 
     def note_match(self, account_id, match_id, invited=False):
-        self._note_match(keys=list(_record_keys(account_id)), args=[match_id, "invited" if invited else "open"])
+        position = self._note_match(keys=[*_record_keys(account_id), f"cr:{{{noted_log(account_id)}}}:events"],
+                                    args=[match_id, "invited" if invited else "open"])
+        if position and isinstance(self._redis, RedisCluster):  # a cluster's hubs hear of logs by its change feed
+            self._redis.xadd(CHANGES, {"m": noted_log(account_id)}, maxlen=CHANGES_KEPT, approximate=True)
 
     def note_invitation(self, account_id, ref):
         self._redis.sadd(_record_keys(account_id)[3], ref)

@@ -106,6 +106,11 @@ class AccountService:
         self._accounts.set_field(account["id"], "disabled", reason or "")
         return {**public(account), "disabled": reason}
 
+    def disabled(self, account_ids: set[str]) -> set[str]:
+        """Those of these accounts the operator disabled (or gone), read afresh."""
+        return {account_id for account_id in account_ids
+                if (account := self._accounts.get(account_id)) is None or account.get("disabled")}
+
     def set_challenges(self, credential: str | None, policy) -> dict:
         """Sets who may invite the caller's account: NOBODY, ANYONE, AUTO or a list of accounts (ids or names)."""
         account = self.authenticate(credential)

@@ -5,20 +5,24 @@ who asked and why; an abort is also in the match's own log, where the audit repl
 import hmac
 import logging
 
+from domain import seeks
 from service.accounts import AccountService
 from service.errors import Forbidden, NotFound, Unauthorized
 from service.ladders import LadderService
 from service.matches import MatchService
 from service.ports import BotScheduler
+from service.seeks import SeekService
 
 log = logging.getLogger("cardroom.admin")
 
 
 class AdminService:
     def __init__(self, matches: MatchService, accounts: AccountService, bots: BotScheduler, admin_key: str | None,
-                 stall_after: float, give_up_after: float, ladders: LadderService | None = None):
+                 stall_after: float, give_up_after: float, ladders: LadderService | None = None,
+                 seeks: SeekService | None = None):
         """`admin_key`: None turns every admin action off (404 admin_disabled); `stall_after`, `give_up_after`:
-        the janitor's bounds on an awaited bot turn (STALL_AFTER, BOT_TURN_EXPIRY); `ladders`: rated play's."""
+        the janitor's bounds on an awaited bot turn (STALL_AFTER, BOT_TURN_EXPIRY); `ladders`: rated play's;
+        `seeks`: the seek pools, whose seeks of a disabled account are canceled."""
         self._matches = matches
         self._accounts = accounts
         self._bots = bots
@@ -26,6 +30,7 @@ class AdminService:
         self._stall_after = stall_after
         self._give_up_after = give_up_after
         self._ladders = ladders
+        self._seeks = seeks
 
     def authorize(self, credential: str | None) -> None:
         if not self._key:
@@ -42,19 +47,22 @@ class AdminService:
         return aborted
 
     def disable_account(self, credential: str | None, reference: str, reason: str, by: str) -> dict:
-        """The account's key is refused from now on, and it leaves every match it holds or is invited to."""
+        """The account's key is refused from now on, its open seeks are canceled, and it leaves every match it holds
+        or is invited to. Disabled first, then its matches read: a pairing pass that seats it meanwhile reads the
+        account after noting its match, so one of the two takes it out (service/seeks.py)."""
         self.authorize(credential)
         account = self._accounts.set_disabled(reference, reason)
+        canceled = self._seeks.withdraw(account["id"], seeks.DISABLED) if self._seeks else []
         withdrawn = self._matches.withdraw(account["id"])
-        log.warning("admin %s disabled account %s (%s), withdrawn from %d matches: %s", by, account["id"],
-                    account["name"], len(withdrawn), reason)
-        return {**account, "withdrawn_from": withdrawn}
+        log.warning("admin %s disabled account %s (%s), withdrawn from %d matches, %d seeks canceled: %s", by,
+                    account["id"], account["name"], len(withdrawn), len(canceled), reason)
+        return {**account, "withdrawn_from": withdrawn, "seeks_canceled": canceled}
 
     def enable_account(self, credential: str | None, reference: str, reason: str, by: str) -> dict:
         self.authorize(credential)
         account = self._accounts.set_disabled(reference, None)
         log.warning("admin %s enabled account %s (%s): %s", by, account["id"], account["name"], reason)
-        return {**account, "withdrawn_from": []}
+        return {**account, "withdrawn_from": [], "seeks_canceled": []}
 
     def stuck_bot_turns(self, credential: str | None) -> dict:
         """The bot turns awaited longer than STALL_AFTER: the janitor re-enqueues those whose job is gone."""

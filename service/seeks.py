@@ -133,13 +133,34 @@ class SeekService:
                     self._sleep(random.uniform(0, BACK_OFF * (attempt + 1)))
         raise Conflict("busy", f"the seek pool kept changing while {doing}; try again")
 
+    def withdraw(self, account_id: str, reason: str) -> list[str]:
+        """Cancels the account's open seeks, every game, for `reason` (the operator disabled it): the seeks."""
+        canceled = []
+        for game in GAMES:
+            _, _, events = self._change(game, lambda pool: seeks.withdraw(pool, {account_id}, reason, self._now()),
+                                        "canceling the account's seeks")
+            canceled += [event["data"]["seek"] for event in events]
+        return canceled
+
     def pair(self, game: str) -> dict:
         """One pairing pass over the game's pool (one at a time: the caller holds the pool's lock): the seeks
         expired, the groups paired, the matches created (also those of pairings a dead pass left); counts of each."""
-        state, _, decided = self._change(game, lambda pool: seeks.pair(pool, self._now(), self._widen),
-                                         "pairing its seeks")
+        state, _, decided = self._change(game, self._pairing, "pairing its seeks")
         return {"expired": sum(len(e["data"]["seeks"]) for e in decided if e["type"] == "seeks_expired"),
                 "paired": sum(e["type"] == "seeks_paired" for e in decided), **self._start_pending(game, state)}
+
+    def _pairing(self, pool: dict) -> list[dict]:
+        """The pass's decision, pairing no disabled account: the accounts each decision would pair are read afresh,
+        and those disabled since their seeks opened (the admin's withdraw may not have reached this pool yet) have
+        their seeks canceled instead, and the others paired again without them."""
+        now, barred, checked = self._now(), frozenset[str](), set[str]()
+        while True:
+            events = seeks.pair(pool, now, self._widen, barred)
+            pairing = _accounts_of([e["data"] for e in events if e["type"] == "seeks_paired"]) - checked
+            disabled = self._accounts.disabled(pairing)
+            if not disabled:
+                return events
+            barred, checked = barred | disabled, checked | pairing
 
     # --- reads --------------------------------------------------------------------------------------
     def get(self, seek_id: str) -> dict:
@@ -167,8 +188,16 @@ class SeekService:
                 for event in seeks.refused(m, refusal.reason, self._now())]
 
         self._change(game, noting, "noting the matches started")
+        self._withdraw_disabled([pool["pending"][m] for m, refusal in outcomes.items() if refusal is None])
         refused = sum(refusal is not None for refusal in outcomes.values())
         return {"started": len(outcomes) - refused, "refused": refused}
+
+    def _withdraw_disabled(self, pairings: list[dict]) -> None:
+        """Takes out of their new matches the accounts disabled after the pass read them. Read after the match was
+        noted on the accounts (its creation), as the operator disables an account before reading its matches: of
+        the two, one sees the other, so no disabled account keeps a seat a pairing gave it."""
+        for account_id in self._accounts.disabled(_accounts_of(pairings)):
+            self._matches.withdraw(account_id)
 
     def _create(self, pairing: dict) -> ServiceError | None:
         """Creates the pairing's match (once: a second creation finds it); what refused it, if anything did."""
@@ -206,6 +235,11 @@ class SeekService:
 
     def _now(self) -> int:
         return round(self._clock() * 1000)
+
+
+def _accounts_of(pairings: list[dict]) -> set[str]:
+    """The accounts seated by these pairings (seeks_paired's data)."""
+    return {seat["account"] for pairing in pairings for seat in pairing["seats"] if "account" in seat}
 
 
 def document(seek: dict) -> dict:

@@ -18,6 +18,8 @@ class AdminAccount(Schema):
     disabled = fields.String(allow_none=True, required=True, metadata={"description": "the reason, or null"})
     withdrawn_from = fields.List(fields.String(), required=True, metadata={
         "description": "the matches the account was taken out of (resigned, left or declined)"})
+    seeks_canceled = fields.List(fields.String(), required=True, metadata={
+        "description": "the account's open seeks, canceled (reason account_disabled)"})
 
 
 class BotTurn(Schema):

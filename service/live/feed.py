@@ -5,7 +5,9 @@ Everything the feed says is read from the matches' metas, which each append writ
 the events (one Lua script in Redis): no side write that a crash between two writes could lose. The
 feed learns of a change by watching the account's matches' logs through the hub (one reader per
 process), and learns of a new match of the account by the account's count of noted matches, which the
-service writes BEFORE the match's append (so a match the account is seated in is always noted). A
+service writes BEFORE the match's append (so a match the account is seated in is always noted). It counts
+them when the account's index of matches moves (in Redis the noting also appends to the log `noted_log`,
+which the hub follows like a match's), and every `poll_seconds` besides, should a wake-up be missed. A
 connection starts with the account's open matches (and, when resumed, the matches noted since), so a
 turn owed is never lost: a client that reconnects is told every turn it owes now.
 
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from domain import match
+from eventstore.accounts import noted_log
 from eventstore.base import Log
 from service.accounts import AccountService
 from service.errors import NotFound
@@ -26,7 +29,7 @@ from service.live.streams import Frame
 from service.matches import account_seat, invitation_document
 from service.repository import TOURNAMENT
 
-POLL_SECONDS = 1.0  # how often a feed counts the account's matches (a new one is announced within this)
+POLL_SECONDS = 1.0  # how often a feed counts the account's matches, woken or not (the fallback of the wake-up)
 CATCH_UP_BATCH = 100  # matches noted since the resume point read per round trip
 
 
@@ -68,10 +71,13 @@ class AccountFeeds:
             known = sorted(set(pending) - set(fresh))
             news = feed.news(known) + feed.news(fresh, new=True)
             yield from _framed(news + [("synced", {})], noted)
+            index = noted_log(account_id)
+            watch.add({index: noted})
             position, polled, spoke = noted, time.monotonic(), time.monotonic()
             while True:
-                news = feed.news(watch.wait(max(0.0, polled + self._poll - time.monotonic())))
-                if time.monotonic() >= polled + self._poll:
+                moved = watch.wait(max(0.0, min(polled + self._poll, spoke + self._keep_alive) - time.monotonic()))
+                news = feed.news([log for log in moved if log != index])
+                if index in moved or time.monotonic() >= polled + self._poll:
                     polled, now = time.monotonic(), self._accounts.noted(account_id)
                     news += feed.news(self._noted_between(account_id, position, now), new=True)
                     position = now

@@ -1,5 +1,5 @@
 """The account feed on a real Redis and on a Redis Cluster: turns come through the hub's one XREAD, a new match
-through the account's count, a rejoined match is watched again, and a reconnection is told every turn owed."""
+through the account's count (woken by the account's index, followed like a log), a rejoined match is watched again, and a reconnection is told every turn owed."""
 import threading
 import uuid
 
@@ -99,6 +99,18 @@ def test_a_new_match_is_announced_and_an_owed_turn_is_told_again_on_reconnecting
     again = next_frames(feeds.open(ann_key, after=1), "synced")
     assert ("your_turn", {"type": "your_turn", "match": created["id"], "seat": 0, "version": created["version"],
                           "position": 1}) in again
+
+
+def test_a_new_match_is_announced_by_the_wake_up_of_the_accounts_index_not_by_the_poll(service, accounts, store):
+    hub = Hub(store, block_seconds=2)
+    feeds = AccountFeeds(accounts, store, hub, keep_alive_seconds=0.5, poll_seconds=3600)  # the poll never comes
+    (seated, seated_key), (creator, creator_key) = register(accounts), register(accounts)
+    accounts.set_challenges(seated_key, "auto")
+    feed = feeds.open(seated_key)
+    assert next_frames(feed, "synced") == [("synced", {"type": "synced", "position": 0})]
+    created = service.create("mantis", {}, [{"account": creator}, {"account": seated}], credential=creator_key)
+    assert next_frames(feed, "match_started", keep_alives=20)[-1][1]["match"] == created["id"]
+    hub.close()
 
 
 def test_a_seat_left_and_taken_again_is_announced_when_the_match_is_dealt(service, accounts, feeds):

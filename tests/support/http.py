@@ -37,12 +37,13 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments
+    seeks = seeks or SeekService(store, service, accounts, ratings=ladders.rating_of)
     admin = AdminService(service, accounts, service._bots, admin_key, stall_after=5, give_up_after=3600,
-                         ladders=ladders)
+                         ladders=ladders, seeks=seeks)
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin,
-                     ladders=ladders, seeks=seeks or SeekService(store, service, accounts, ratings=ladders.rating_of))
+                     ladders=ladders, seeks=seeks)
     return app.test_client()
 
 

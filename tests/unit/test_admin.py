@@ -75,6 +75,18 @@ def test_a_disabled_account_is_refused_and_taken_out_of_its_matches_until_enable
                  "account_not_found")
 
 
+def test_disabling_an_account_cancels_its_open_seeks_with_the_reason(client):
+    mal, ann = account(client, "mal"), account(client, "ann")
+    seek = client.post("/v1/seeks", json={"game": "mantis"}, headers=bearer(mal["api_key"])).get_json()
+    other = client.post("/v1/seeks", json={"game": "mantis"}, headers=bearer(ann["api_key"])).get_json()
+    disabled = client.post("/v1/admin/accounts/mal/disable", json=WHY, headers=bearer(ADMIN)).get_json()
+    assert disabled["seeks_canceled"] == [seek["id"]]
+    canceled = client.get(f"/v1/seeks/{seek['id']}").get_json()
+    assert (canceled["status"], canceled["reason"]) == ("canceled", "account_disabled")
+    assert client.application.extensions["cardroom.seeks"].pair("mantis")["paired"] == 0
+    assert client.get(f"/v1/seeks/{other['id']}").get_json()["status"] == "open"
+
+
 def test_the_operator_sees_the_stuck_bot_turns_and_enqueues_them_again():
     bots = RecordedBots()
     now = [1_800_000_000.0]

@@ -225,6 +225,39 @@ def test_a_match_the_store_cannot_create_for_now_stays_pending_for_the_next_pass
     assert pool.pair("mantis")["started"] == 1
 
 
+def test_a_disabled_accounts_seeks_are_canceled_and_a_pass_does_not_pair_them(pool, keys, accounts):
+    ann, ann_too = pool.open(keys["ann"], DUEL), pool.open(keys["ann"], {**DUEL, "game": "flipout"})
+    bob = pool.open(keys["bob"], DUEL)
+    accounts.set_disabled("ann", "reported for abuse")
+    assert sorted(pool.withdraw(ann["account"]["id"], "account_disabled")) == sorted([ann["id"], ann_too["id"]])
+    assert [(pool.get(s["id"])["status"], pool.get(s["id"])["reason"]) for s in (ann, ann_too)] == [
+        ("canceled", "account_disabled")] * 2
+    assert pool.pair("mantis")["paired"] == 0 and pool.get(bob["id"])["status"] == "open"
+
+
+def test_a_pass_never_pairs_a_seek_whose_account_was_disabled_after_it_opened(pool, keys, accounts):
+    ann, bob, cat = (pool.open(keys[name], DUEL) for name in ("ann", "bob", "cat"))
+    accounts.set_disabled("ann", "reported for abuse")  # its seeks not withdrawn yet: the pass reads the account
+    assert pool.pair("mantis") == {"expired": 0, "paired": 1, "started": 1, "refused": 0}
+    assert (pool.get(ann["id"])["status"], pool.get(ann["id"])["reason"]) == ("canceled", "account_disabled")
+    assert pool.get(bob["id"])["match"] == pool.get(cat["id"])["match"] is not None
+
+
+def test_an_account_disabled_while_its_pairing_was_decided_is_taken_out_of_the_new_match(pool, keys, accounts,
+                                                                                      matches, monkeypatch):
+    ann, _ = pool.open(keys["ann"], DUEL), pool.open(keys["bob"], DUEL)
+    create = matches.create
+
+    def disabled_meanwhile(*args, **kwargs):  # the operator acts after the pass read the account
+        accounts.set_disabled("ann", "reported for abuse")
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(matches, "create", disabled_meanwhile)
+    assert pool.pair("mantis")["started"] == 1
+    table = matches.get(pool.get(ann["id"])["match"], None)
+    assert [seat["out"] for seat in table["seats"] if seat["name"] == "ann"] == ["resigned"]
+
+
 def test_each_account_feed_announces_the_paired_match(pool, keys, store, accounts):
     feeds = AccountFeeds(accounts, store, Hub(store), keep_alive_seconds=0.3, poll_seconds=0.02)
     frames = {name: feeds.open(keys[name]) for name in ("ann", "bob")}

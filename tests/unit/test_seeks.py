@@ -167,6 +167,23 @@ def test_the_owner_cancels_an_open_seek_once_and_only_the_owner():
     assert seeks.cancel(state, "s1", "ann", T0 + 2) == [] and seeks.pair(state, T0 + 3, 0) == []
 
 
+def test_a_disabled_accounts_open_seeks_are_canceled_with_the_reason_and_never_paired():
+    state = pool(opened("s1", "mal"), opened("s2", "mal", game="flipout"), opened("s3", "ann"), opened("s4", "bob"))
+    events = seeks.withdraw(state, {"mal"}, seeks.DISABLED, T0 + 1)
+    assert events == [{"type": "seek_canceled", "data": {"seek": s, "at": T0 + 1, "reason": "account_disabled"}}
+                      for s in ("s1", "s2")]
+    state = seeks.evolve_all(state, events)
+    assert seeks.find(state, "s1")["status"] == seeks.CANCELED and seeks.find(state, "s1")["reason"] == "account_disabled"
+    assert [seats_of(p) for p in paired(seeks.pair(state, T0 + 2, 0))] == [["s3", "s4"]]
+
+
+def test_a_pass_cancels_the_seeks_of_the_accounts_it_is_told_are_barred_and_pairs_the_others():
+    state = pool(opened("s1", "mal"), opened("s2", "ann"), opened("s3", "bob"))
+    events = seeks.pair(state, T0 + 10, 0, barred=frozenset({"mal"}))
+    assert events[0] == {"type": "seek_canceled", "data": {"seek": "s1", "at": T0 + 10, "reason": "account_disabled"}}
+    assert [seats_of(p) for p in paired(events)] == [["s2", "s3"]]
+
+
 def test_a_paired_seek_cannot_be_canceled():
     state = pool(opened("s1", "ann"), opened("s2", "bob"))
     state = seeks.evolve_all(state, seeks.pair(state, T0 + 10, 0))
