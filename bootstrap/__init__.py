@@ -1,9 +1,12 @@
-"""Wiring: the one place that builds Redis and RQ clients and puts the layers together.
+"""Wiring: the one place that builds Redis and RQ clients and puts the layers together. `build_services` is a
+process's composition root: the API (build_app) and each worker take their connections, store and use cases from it,
+each built once.
 
 The API's modules (flask, flask-smorest, marshmallow, the schemas) are imported by the functions that build the
 app, not here: the workers and the scheduler import this module too, and those imports were 40% of a worker's
 (0.29 of 0.73 s of CPU), time during which no worker is at work after a crash (docs/reliability.md)."""
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -118,10 +121,6 @@ def wait_for_redis(client: redis.Redis, outage: RedisOutage, longest_pause: floa
             pause = min(2 * pause, longest_pause)
 
 
-def build_bot_scheduler(config: Settings) -> RqBotScheduler:
-    return RqBotScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
-
-
 def build_timer_queue(bot_queue: Queue) -> Queue:
     return Queue(timer_queue_name(bot_queue.name), connection=bot_queue.connection)
 
@@ -130,25 +129,8 @@ def build_recovered_queue(bot_queue: Queue) -> Queue:
     return Queue(recovered_queue_name(bot_queue.name), connection=bot_queue.connection)
 
 
-def build_tournament_scheduler(config: Settings) -> RqTournamentScheduler:
-    return RqTournamentScheduler(build_queue(config), config.job_result_ttl, config.job_failure_ttl)
-
-
-def build_ladders(config: Settings, client: redis.Redis | RedisCluster) -> LadderService:
-    return LadderService(build_event_store(config, client), RedisLeaderboardStore(client))
-
-
-def build_match_service(config: Settings, client: redis.Redis | RedisCluster | None = None,
-                        accounts: AccountService | None = None, ladders: LadderService | None = None) -> MatchService:
-    bots = build_bot_scheduler(config)
-    timers = RqTurnTimers(build_timer_queue(bots.queue), config.job_failure_ttl)
-    client = client or build_redis(config)
-    return MatchService(build_event_store(config, client), bots,
-                        snapshot_every=config.snapshot_every, keep_finished_extras=config.keep_finished_extras,
-                        accounts=accounts, recent_matches=config.recent_matches, archive_after=config.archive_after,
-                        timers=timers, tournaments=build_tournament_scheduler(config),
-                        challenge_expiry=config.challenge_expiry, invitations=build_invitation_quota(config),
-                        metrics=PrometheusMetrics(), ladders=ladders or build_ladders(config, client))
+def build_bot_scheduler(config: Settings, bot_queue: Queue | None = None) -> RqBotScheduler:
+    return RqBotScheduler(bot_queue or build_queue(config), config.job_result_ttl, config.job_failure_ttl)
 
 
 def build_invitation_quota(config: Settings) -> WindowQuota:
@@ -156,18 +138,44 @@ def build_invitation_quota(config: Settings) -> WindowQuota:
                        "challenges")
 
 
-def build_tournament_service(config: Settings, matches: MatchService, client: redis.Redis | RedisCluster | None = None,
-                             accounts: AccountService | None = None) -> TournamentService:
-    return TournamentService(build_event_store(config, client or build_redis(config)), matches,
-                             build_tournament_scheduler(config), config.max_tournament_matches, accounts)
+@dataclass(frozen=True)
+class Services:
+    """The composition root of a process (the API's or a worker's): each connection and store built once, and every
+    use case over them."""
+    client: redis.Redis | RedisCluster  # the event log's and the accounts' Redis
+    bot_queue: Queue                    # RQ's, on its own plain Redis (the timers' and recovered turns' queues beside)
+    store: RedisEventStore
+    bot_scheduler: RqBotScheduler
+    tournament_scheduler: RqTournamentScheduler
+    accounts: AccountService
+    ladders: LadderService
+    matches: MatchService
+    tournaments: TournamentService
+    seeks: SeekService
 
 
-def build_seek_service(config: Settings, matches: MatchService, accounts: AccountService, ladders: LadderService,
-                       client: redis.Redis | RedisCluster | None = None) -> SeekService:
-    """The seek pools, pairing by the accounts' ratings on the ladders of the seeks' terms."""
-    return SeekService(build_event_store(config, client or build_redis(config)), matches, accounts,
-                       RqSeekPasses(build_queue(config), config.job_failure_ttl), expiry=config.seek_expiry,
-                       max_open=config.max_open_seeks, widen_per_second=config.seek_widen, ratings=ladders.rating_of)
+def build_services(config: Settings, memo=None) -> Services:
+    """`memo`: where a request keeps the account its key found (the API's), so it is looked up once."""
+    client = build_redis(config)
+    bot_queue = build_queue(config)
+    store = build_event_store(config, client)
+    bots = build_bot_scheduler(config, bot_queue)
+    tournament_scheduler = RqTournamentScheduler(bot_queue, config.job_result_ttl, config.job_failure_ttl)
+    accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=memo)
+    ladders = LadderService(store, RedisLeaderboardStore(client))
+    matches = MatchService(store, bots, snapshot_every=config.snapshot_every,
+                           keep_finished_extras=config.keep_finished_extras, accounts=accounts,
+                           recent_matches=config.recent_matches, archive_after=config.archive_after,
+                           timers=RqTurnTimers(build_timer_queue(bot_queue), config.job_failure_ttl),
+                           tournaments=tournament_scheduler, challenge_expiry=config.challenge_expiry,
+                           invitations=build_invitation_quota(config), metrics=PrometheusMetrics(), ladders=ladders)
+    tournaments = TournamentService(store, matches, tournament_scheduler, config.max_tournament_matches, accounts)
+    # the seek pools pair by the accounts' ratings on the ladders of the seeks' terms
+    seeks = SeekService(store, matches, accounts, RqSeekPasses(bot_queue, config.job_failure_ttl),
+                        expiry=config.seek_expiry, max_open=config.max_open_seeks,
+                        widen_per_second=config.seek_widen, ratings=ladders.rating_of)
+    return Services(client, bot_queue, store, bots, tournament_scheduler, accounts, ladders, matches, tournaments,
+                    seeks)
 
 
 def build_rate_limits(config: Settings) -> "RateLimits":
@@ -179,44 +187,32 @@ def build_rate_limits(config: Settings) -> "RateLimits":
                       storage_options=redis_options(config))
 
 
-def build_accounts(config: Settings, client: redis.Redis | RedisCluster, memo=None) -> AccountService:
-    """`memo`: where a request keeps the account its key found (the API's), so it is looked up once."""
-    return AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=memo)
-
-
 def build_app(config: Settings):
     from api.app import create_app
     from api.context import request_memo
 
-    client = build_redis(config)
-    accounts = build_accounts(config, client, memo=request_memo)
-    ladders = build_ladders(config, client)
-    service = build_match_service(config, client, accounts, ladders)
+    built = build_services(config, memo=request_memo)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    store = build_event_store(config, client)
-    hub = Hub(store)
-    streams = MatchStreams(service, hub, config.keep_alive)
-    feeds = AccountFeeds(accounts, store, hub, config.keep_alive, config.feed_poll)
-    tournaments = build_tournament_service(config, service, client, accounts)
-    seeks = build_seek_service(config, service, accounts, ladders, client)
-    admin = AdminService(service, accounts, build_bot_scheduler(config), config.admin_key, config.stall_after,
-                         config.bot_turn_expiry, ladders, seeks)
-    bot_queue = build_queue(config)
+    hub = Hub(built.store)
+    streams = MatchStreams(built.matches, hub, config.keep_alive)
+    feeds = AccountFeeds(built.accounts, built.store, hub, config.keep_alive, config.feed_poll)
+    admin = AdminService(built.matches, built.accounts, built.bot_scheduler, config.admin_key, config.stall_after,
+                         config.bot_turn_expiry, built.ladders, built.seeks)
+    bot_queue = built.bot_queue
     exposition = Exposition(config.metrics_dir,
                             [bot_queue, build_timer_queue(bot_queue), build_recovered_queue(bot_queue)])
-    return create_app(service, client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
+    return create_app(built.matches, built.client.ping, config.max_body_bytes, cors_origins=config.cors_origins,
                       rules_dir=config.rules_dir, rate_limits=build_rate_limits(config), streams=streams,
-                      accounts=accounts, feeds=feeds, tournaments=tournaments,
-                      tournament_streams=TournamentStreams(tournaments, hub, config.keep_alive), admin=admin,
+                      accounts=built.accounts, feeds=feeds, tournaments=built.tournaments,
+                      tournament_streams=TournamentStreams(built.tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
-                      readiness=build_readiness(config, client), ladders=ladders,
-                      seeks=seeks)
+                      readiness=build_readiness(config, built.client, bot_queue), ladders=built.ladders,
+                      seeks=built.seeks)
 
 
-def build_readiness(config: Settings, client: redis.Redis | RedisCluster) -> dict:
+def build_readiness(config: Settings, client: redis.Redis | RedisCluster, queue: Queue) -> dict:
     """GET /health/ready's checks. A worker or the scheduler silent for STALL_AFTER seconds is taken for gone, as
     the janitor takes a worker (workers/readiness.py)."""
-    queue = build_queue(config)
     return {"redis": client.ping, "bot_workers": readiness.bot_workers(queue, config.stall_after),
             "scheduler": readiness.scheduler(queue, config.stall_after)}
 

@@ -10,9 +10,9 @@ import time
 
 from rq import SimpleWorker
 
-from bootstrap import (build_accounts, build_bot_scheduler, build_ladders, build_match_service, build_recovered_queue,
-                       build_redis, build_seek_service, build_timer_queue, build_tournament_scheduler, build_tournament_service, logs,
-                       settings, wait_for_redis)
+from bootstrap import (Services, build_recovered_queue, build_services, build_timer_queue, logs, settings,
+                       wait_for_redis)
+from bootstrap.config import Settings
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
@@ -24,16 +24,15 @@ log = logging.getLogger("cardroom.worker")
 BEATS_PER_STALL = 4
 
 
-def run_janitor(service, scheduler, tournaments, tournament_scheduler, ladders, seeks, config,
-                outage: RedisOutage) -> None:
+def run_janitor(built: Services, config: Settings, outage: RedisOutage) -> None:
     log_context.bind_contextvars(program="janitor")  # this thread's lines are the janitor's, not the worker's
     while True:  # a pass at once: a worker started in place of a killed one finds the turn it held
         try:
-            turns = sweep(service, scheduler, config.stall_after, config.bot_turn_expiry)
-            service.archive_finished()  # idempotent: every worker's janitor may run it
-            advances = sweep_tournaments(tournaments, tournament_scheduler, config.stall_after)
-            sweep_ratings(ladders, config.stall_after)  # idempotent too: a match is rated once on its ladder
-            pair_every_pool(seeks, scheduler.queue.connection)
+            turns = sweep(built.matches, built.bot_scheduler, config.stall_after, config.bot_turn_expiry)
+            built.matches.archive_finished()  # idempotent: every worker's janitor may run it
+            advances = sweep_tournaments(built.tournaments, built.tournament_scheduler, config.stall_after)
+            sweep_ratings(built.ladders, config.stall_after)  # idempotent too: a match is rated once on its ladder
+            pair_every_pool(built.seeks, built.bot_queue.connection)
             janitor_passed(len(turns), len(advances), time.time())
             outage.back()
         except UNREACHABLE as error:
@@ -77,20 +76,13 @@ def main() -> None:
     logs.configure("worker", config.log_format)
     outage = RedisOutage(log)
     logging.getLogger("rq.worker").addFilter(outage.quieting())
-    scheduler = build_bot_scheduler(config)
-    queue = scheduler.queue
+    built = build_services(config)
+    queue = built.bot_queue
     wait_for_redis(queue.connection, outage)
-    client = build_redis(config)
-    accounts = build_accounts(config, client)  # a tournament's matches may seat accounts
-    ladders = build_ladders(config, client)
-    service = build_match_service(config, client, accounts, ladders)
-    tournaments = build_tournament_service(config, service, client, accounts)
-    seeks = build_seek_service(config, service, accounts, ladders, client)
-    jobs.configure(service, tournaments, lambda game: pair_seeks(seeks, queue.connection, game))
+    jobs.configure(built.matches, built.tournaments, lambda game: pair_seeks(built.seeks, queue.connection, game))
     # timers first, then the turns recovered from dead workers (workers/scheduler.py, recovered_queue_name)
     worker = BotWorker([build_timer_queue(queue), build_recovered_queue(queue), queue], connection=queue.connection)
-    threading.Thread(target=run_janitor, args=(service, scheduler, tournaments, build_tournament_scheduler(config),
-                                               ladders, seeks, config, outage), daemon=True, name="janitor").start()
+    threading.Thread(target=run_janitor, args=(built, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
                      daemon=True, name="heartbeat").start()
     # A Redis error outside RQ's reconnecting ends work(); the process exits and its supervisor starts it again.
