@@ -16,9 +16,11 @@ The table goes to stdout, and with --out into a document between the markers of 
 """
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -90,8 +92,10 @@ def main() -> None:
                     lines.append(markdown_row(game, players, f"{label(tested)} vs {label(opponent)}", deals, row,
                                               ms, seconds))
                     print(lines[-1], flush=True)
-    if args.out:
-        write(args.out, "\n".join(lines))
+    if args.out:  # the table says how it was made: a smoke run's table must not pass for the figures
+        made = (f"`bench/bot_strength.py {' '.join(sys.argv[1:])}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+                f"{os.cpu_count()} cores, {os.getloadavg()[0]:.1f} load average at the end:")
+        write(args.out, "\n".join([made, "", *lines]))
 
 
 if __name__ == "__main__":

@@ -33,9 +33,9 @@ def entrant_row(standings: dict, entrant: int) -> dict:
 def move_ms(events: list[dict], seat: int) -> list[float]:
     """Milliseconds from the event before each move of `seat` to that move, from a match's log (events' "time"):
     the turn as a player sees it, the bot's think time and the queue included."""
-    times = [datetime.fromisoformat(e["time"]) if "time" in e else None for e in events]
+    times = [datetime.fromisoformat(e["time"]) for e in events]
     return [(times[i] - times[i - 1]).total_seconds() * 1000 for i, e in enumerate(events)
-            if i and e["type"] == "moved" and e["data"]["seat"] == seat and times[i - 1] is not None]
+            if i and e["type"] == "moved" and e["data"]["seat"] == seat]
 
 
 def markdown_row(game: str, players: int, pairing: str, deals: int, row: dict, ms: list[float],
