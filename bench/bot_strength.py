@@ -15,7 +15,6 @@ The table goes to stdout, and with --out into a document between the markers of 
     .venv/bin/python bench/bot_strength.py --games flipout --against ismcts:level=3
 """
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -61,8 +60,8 @@ def measure(client: Client, game: str, players: int, deals: int, tested: dict, o
 
 
 def label(spec: dict) -> str:
-    options = spec.get("bot_options")
-    return spec["bot"] + (f" ({json.dumps(options, separators=(',', '='))[1:-1]})" if options else "")
+    options = spec.get("bot_options", {})
+    return spec["bot"] + (f" ({', '.join(f'{name}={value}' for name, value in options.items())})" if options else "")
 
 
 def main() -> None:
