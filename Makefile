@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 # promtool checks GET /metrics's output and docs/operations/alerts.yml (Debian's prometheus package ships it).
 PROMTOOL := /usr/bin/promtool
 
-.PHONY: run test test-fast lint openapi bench lock clean chromium promtool screenshots
+.PHONY: run test test-fast lint openapi bench bots-figures lock clean chromium promtool screenshots
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ BENCHES := load_time http_moves audit_time bot_service bots room think_time dura
 
 bench: $(STAMP)
 	cd bench && for name in $(BENCHES); do ../$(BIN)/python $$name.py || exit 1; done
+
+# docs/bots.md's strength table: duplicate tournaments over HTTP on a stack of its own (hours; docs/bots.md,
+# "Regenerating the figures"). Not in BENCHES: `make bench` would spend those hours.
+bots-figures: $(STAMP)
+	$(BIN)/python bench/bot_strength.py --out docs/bots.md
 
 clean:
 	rm -rf $(VENV) .venv-lock var

@@ -1,0 +1,101 @@
+"""How strong the default search bot is, measured as a user measures it: the project's own duplicate tournaments
+over HTTP, on a stack started as `make run` starts it (supervisord, gunicorn, RQ workers, an embedded Redis).
+
+For every game: ismcts (its default options: level 4, the default turn) against each opponent (default:
+greedy), at 2 players with --deals deals (2 matches each) and at the game's largest table with --largest-deals
+(one match per seat rotation: the tested bot, then the opponent in every other seat). Each row is the tested
+entrant's win share with the 95% interval of GET /v1/tournaments/<id>/standings (in duplicate the deal is the
+unit: docs/tournaments.md), the verdict against the even share 0.5 (a seat's points are the fraction of the
+other seats it finished above, so 0.5 at any table size), and the median time a tested move took in the
+matches' logs (the think time the server pads every ismcts turn to, so at least budget_ms, and the queue).
+The table goes to stdout, and with --out into a document between the markers of bench/strength_table.py.
+
+    .venv/bin/python bench/bot_strength.py --deals 2 --largest-deals 1           # smoke run, minutes
+    .venv/bin/python bench/bot_strength.py --out docs/bots.md                     # the figures of docs/bots.md
+    .venv/bin/python bench/bot_strength.py --games flipout --against ismcts:level=3
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from cli.bot import Client  # noqa: E402
+from cli.tournament import follow  # noqa: E402
+from common import NO_RATE_LIMITS  # noqa: E402
+from domain.games import GAMES  # noqa: E402
+from strength_table import HEADER, markdown_row, move_ms, entrant_row, write  # noqa: E402
+from tests.e2e.conftest import running_service  # noqa: E402
+
+TESTED = 0  # the tested bot is entrant 0, every other entrant the opponent
+
+
+def entrant(spec: str, budget_ms: int | None) -> dict:
+    """`kind` or `kind:option=value,option=value` as an entrant; --budget-ms goes to every ismcts entrant that
+    names no budget of its own."""
+    kind, _, options = spec.partition(":")
+    bot_options = {name: int(value) for name, value in (o.split("=") for o in options.split(",") if o)}
+    if kind == "ismcts" and budget_ms is not None:
+        bot_options.setdefault("budget_ms", budget_ms)
+    return {"bot": kind, **({"bot_options": bot_options} if bot_options else {})}
+
+
+def measure(client: Client, game: str, players: int, deals: int, tested: dict, opponent: dict,
+            parallel: int) -> tuple[dict, list[float], float]:
+    """One duplicate tournament: the tested entrant's row, the milliseconds of its moves, the run's seconds."""
+    started = time.monotonic()
+    created = client.call("POST", "/v1/tournaments", {
+        "game": game, "format": "duplicate", "deals": deals, "table_size": players, "max_parallel": parallel,
+        "entrants": [tested] + [opponent] * (players - 1)})
+    finished = follow(client, created, poll=1.0)
+    seconds = time.monotonic() - started
+    row = entrant_row(client.call("GET", f"/v1/tournaments/{created['id']}/standings"), TESTED)
+    ms = [m for table in finished["pairings"][0]["tables"]
+          for m in move_ms(client.call("GET", f"/v1/matches/{table['match']}/events")["events"],
+                           table["entrants"].index(TESTED))]
+    return row, ms, seconds
+
+
+def label(spec: dict) -> str:
+    options = spec.get("bot_options", {})
+    return spec["bot"] + (f" ({', '.join(f'{name}={value}' for name, value in options.items())})" if options else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
+    parser.add_argument("--deals", type=int, default=100, help="deals at 2 players (2 matches each)")
+    parser.add_argument("--largest-deals", type=int, default=20,
+                        help="deals at the game's largest table (one match per seat)")
+    parser.add_argument("--budget-ms", type=int, help="every ismcts entrant's budget_ms (default: its default turn)")
+    parser.add_argument("--tested", default="ismcts", help="the tested bot, `kind[:option=value,...]`")
+    parser.add_argument("--against", action="append",
+                        help="an opponent, `kind[:option=value,...]`, repeatable (default: greedy)")
+    parser.add_argument("--workers", type=int, default=2, help="RQ workers, and matches in play at once")
+    parser.add_argument("--out", type=Path, help="write the table here (between the markers, if the file has them)")
+    args = parser.parse_args()
+    tested = entrant(args.tested, args.budget_ms)
+    opponents = [entrant(spec, args.budget_ms) for spec in args.against or ["greedy"]]
+    lines = [HEADER]
+    print(HEADER, flush=True)
+    with running_service(Path(tempfile.mkdtemp(prefix="cardroom-strength-")), WORKERS=str(args.workers),
+                         **NO_RATE_LIMITS) as base:
+        client = Client(base)
+        for game in args.games.split(","):
+            for players, deals in ((2, args.deals), (GAMES[game].INFO.max_players, args.largest_deals)):
+                for opponent in opponents:
+                    row, ms, seconds = measure(client, game, players, deals, tested, opponent, args.workers)
+                    lines.append(markdown_row(game, players, f"{label(tested)} vs {label(opponent)}", deals, row,
+                                              ms, seconds))
+                    print(lines[-1], flush=True)
+    if args.out:  # the table says how it was made: a smoke run's table must not pass for the figures
+        made = (f"`bench/bot_strength.py {' '.join(sys.argv[1:])}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+                f"{os.cpu_count()} cores, {os.getloadavg()[0]:.1f} load average at the end:")
+        write(args.out, "\n".join([made, "", *lines]))
+
+
+if __name__ == "__main__":
+    main()
