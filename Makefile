@@ -62,7 +62,7 @@ openapi: $(STAMP)
 	FLASK_APP=bootstrap:build_docs_app $(BIN)/flask openapi write --format=yaml openapi.yaml
 
 # Each benchmark prints its figures side by side from one run (docs/performance.md, docs/reliability.md).
-BENCHES := load_time http_moves audit_time bot_service bots room think_time durability http_surface json_bodies index_cost mixed_load streams races move_path engines clocks peer cluster json_answers serving tournaments slow_clients redis_freeze worker_kills operations ladders
+BENCHES := load_time http_moves audit_time bot_service bots room think_time durability http_surface json_bodies index_cost mixed_load streams races move_path engines clocks peer cluster json_answers serving tournaments slow_clients redis_freeze worker_kills operations ladders seeks
 
 bench: $(STAMP)
 	cd bench && for name in $(BENCHES); do ../$(BIN)/python $$name.py || exit 1; done
