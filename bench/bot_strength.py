@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--deals", type=int, default=100, help="deals at 2 players (2 matches each)")
     parser.add_argument("--largest-deals", type=int, default=20,
-                        help="deals at the game's largest table (one match per seat)")
+                        help="deals at the game's largest table (one match per seat; 0: none)")
     parser.add_argument("--budget-ms", type=int, help="every ismcts entrant's budget_ms (default: its default turn)")
     parser.add_argument("--tested", default="ismcts", help="the tested bot, `kind[:option=value,...]`")
     parser.add_argument("--against", action="append",
@@ -85,7 +85,8 @@ def main() -> None:
                          **NO_RATE_LIMITS) as base:
         client = Client(base)
         for game in args.games.split(","):
-            for players, deals in ((2, args.deals), (GAMES[game].INFO.max_players, args.largest_deals)):
+            tables = ((2, args.deals), (GAMES[game].INFO.max_players, args.largest_deals))
+            for players, deals in [(players, deals) for players, deals in tables if deals > 0]:  # 0: skipped
                 for opponent in opponents:
                     row, ms, seconds = measure(client, game, players, deals, tested, opponent, args.workers)
                     lines.append(markdown_row(game, players, f"{label(tested)} vs {label(opponent)}", deals, row,
