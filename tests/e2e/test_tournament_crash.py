@@ -10,6 +10,7 @@ import requests
 from service.tournament_audit import verify_tournament
 from tests.e2e.conftest import running_service
 from tests.e2e.test_self_healing import Service
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 SPECS = [{"game": "mantis", "format": "duplicate", "deals": 6, "table_size": 2, "max_parallel": 3,
@@ -24,13 +25,6 @@ def progress(base, ids):
     return [requests.get(f"{base}/v1/tournaments/{t}", timeout=10).json()["progress"] for t in ids]
 
 
-def wait_until(condition, seconds, what):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.3)
-
-
 def test_a_tournament_finishes_counting_each_match_once_through_worker_kills_and_a_restart(redis_url, tmp_path):
     settings = {"REDIS_URL": redis_url, **SETTINGS}
     for run in ("first", "second"):
@@ -38,7 +32,7 @@ def test_a_tournament_finishes_counting_each_match_once_through_worker_kills_and
     with running_service(tmp_path / "first", **settings) as base:
         ids = [requests.post(f"{base}/v1/tournaments", json=spec, timeout=10).json()["id"] for spec in SPECS]
         service = Service(base, tmp_path / "first")
-        wait_until(lambda: sum(p["done"] for p in progress(base, ids)) >= 2, 120, "no match was recorded")
+        wait_for(lambda: sum(p["done"] for p in progress(base, ids)) >= 2, "a match recorded", seconds=120)
         for _ in range(3):  # workers killed mid-job, several times
             for name in ("worker-0", "worker-1"):
                 pid = service.pid(name)
@@ -49,8 +43,8 @@ def test_a_tournament_finishes_counting_each_match_once_through_worker_kills_and
         assert any(p["done"] < p["total"] for p in midway), "the tournaments ended before the restart"
     # everything stopped mid-tournament (API, workers, scheduler); started again on the same Redis
     with running_service(tmp_path / "second", **settings) as base:
-        wait_until(lambda: all(p["done"] == p["total"] for p in progress(base, ids)), 240,
-                   f"a tournament did not finish: {progress(base, ids)}")
+        wait_for(lambda: all(p["done"] == p["total"] for p in progress(base, ids)), "every tournament finished",
+                 seconds=240)
         for tournament_id in ids:
             export = requests.get(f"{base}/v1/tournaments/{tournament_id}/export", timeout=30).json()
             recorded = [e["data"]["match"] for e in export["events"] if e["type"] == "match_recorded"]
