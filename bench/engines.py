@@ -8,12 +8,15 @@ The loops, each playing from a fresh deal to the end:
 - greedy engine: a search's playout (domain.bots.ismcts.playout), every move the game's greedy for the
   mover's view, on the reference simulation (domain.simulation.Simulation: the game's own decide/evolve);
 - greedy simulation: the same playout on the game's simulation;
+- "x engine" compares each simulation row with the engine row of its kind (random, greedy); "x before" with
+  what a search's playouts ran on when issue #27 was filed: random moves through domain.match, greedy ones
+  on the reference simulation (the issue's goal is 10x in both);
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared
 machine the other jobs' load then changes them much less (it still slows caches and turbo), and a game's
 loops take turns in slices, so that what load remains falls on each alike (the "x engine" ratios).
-Usage: python bench/engines.py [--seconds 1.5] [--players 3]
+Usage: python bench/engines.py [--seconds 1.5] [--players 3] [--games mantis flipout]
 """
 import argparse
 import random
@@ -166,11 +169,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=1.5, help="per loop and game")
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES))
     args = parser.parse_args()
     print(f"random and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
-    print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x reference':>11}")
+    print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x before':>8} {'x reference':>11}")
     reference = rates([lambda pick, n: reference_mantis_playout(args.players, pick, n)], args.seconds)[0]
-    for game_id in GAMES:
+    for game_id in args.games:
         game = get_game(game_id)
         loops = {"match": lambda pick, n: match_playout(game_id, args.players, pick, n),
                  "engine": lambda pick, n: engine_playout(game, args.players, pick, n),
@@ -182,13 +186,16 @@ def main():
             rows.append(("reference", reference))
         # each simulation row against the engine row of its kind (random, greedy)
         baseline = {"simulation": rows[1][1][0], "greedy simulation": rows[3][1][0]}
+        before = {"simulation": rows[0][1][0], "greedy simulation": rows[3][1][0]}
         for loop, (playouts, moves) in rows:
             faster = f"{playouts / baseline[loop]:>8.1f}" if loop in baseline else f"{'':>8}"
+            faster += f" {playouts / before[loop]:>8.1f}" if loop in before else f" {'':>8}"
             versus = f"{playouts / reference[0]:>11.3f}" if game_id == "mantis" else f"{'':>11}"
             print(f"{game_id:<9} {loop:<18} {playouts:>10.0f} {moves:>9.0f} {faster} {versus}")
     print(f"\nismcts search from the first turn, {args.seconds}s a game (wall clock: the bot's budget)")
     print(f"{'game':<9} {'iterations/s':>12}")
-    for game_id, game in GAMES.items():
+    for game_id in args.games:
+        game = get_game(game_id)
         print(f"{game_id:<9} {ismcts_rate(game, args.players, args.seconds):>12.0f}")
 
 
