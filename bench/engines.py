@@ -5,7 +5,7 @@ The loops, each playing from a fresh deal to the end:
   Rng, the `moved` and `match_finished` events, the match-level evolve);
 - engine: random moves through the game module alone (deal, legal_moves, decide, evolve, outcome);
 - simulation: random moves on the game's simulation (game.simulation), what a search's playouts run on;
-- greedy engine: a search's playout (domain.bots.ismcts.playout), every move the game's greedy for the
+- greedy engine: a search's playout (Simulation.play_out), every move the game's greedy for the
   mover's view, on the reference simulation (domain.simulation.Simulation: the game's own decide/evolve);
 - greedy simulation: the same playout on the game's simulation;
 - "x engine" compares each simulation row with the engine row of its kind (random, greedy); "x before" with
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
-from domain.bots.ismcts import MAX_ITERATIONS, FastRng, playout, search  # noqa: E402
+from domain.bots.ismcts import MAX_ITERATIONS, FastRng, search  # noqa: E402
 from domain.simulation import Simulation  # noqa: E402
 from domain.games.mantis import EDITIONS, TANK_SIZE, target_score  # noqa: E402
 from domain.rng import Rng  # noqa: E402
@@ -71,23 +71,10 @@ def greedy_playout(game, players: int, pick: random.Random, number: int, referen
     """One game of greedy moves from a fresh deal, as the ismcts bot plays it out, on the reference
     simulation or the game's; returns the moves played."""
     state = dealt(game, players, number)
-    simulation = _Counting(Simulation(game, state) if reference else game.simulation(state))
-    playout(game, simulation, 100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
-    return simulation.moves
-
-
-class _Counting:
-    """A simulation that counts the moves played on it."""
-
-    def __init__(self, simulation):
-        self._simulation, self.moves = simulation, 0
-
-    def __getattr__(self, name):
-        return getattr(self._simulation, name)
-
-    def play(self, seat, move, rng):
-        self.moves += 1
-        self._simulation.play(seat, move, rng)
+    simulation = Simulation(game, state) if reference else game.simulation(state)
+    moves = simulation.play_out(100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
+    simulation.outcome()
+    return moves
 
 
 def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:

@@ -41,7 +41,7 @@ def gain(job: tuple) -> tuple[float, bool]:
         sample = game.determinize(view, seat, FastRng(seed))
         for i, move in enumerate(moves):
             sim = FastRng(seed + 1)  # the same continuation randomness for every move of this sample
-            rewards = playout(game, apply_move(game, sample, seat, move, sim), 100_000, 1.0, {seat}, sim)
+            rewards = playout(game, game.simulation(apply_move(game, sample, seat, move, sim)), 100_000, 1.0, {seat}, sim)
             halves[sample_no % 2][i] += rewards.get(seat, 0.0)
     first, second = halves
     best = max(range(len(moves)), key=lambda i: (first[i], i == 0))

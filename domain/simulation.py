@@ -7,7 +7,9 @@ and moves applied without events; tests/unit/test_simulation.py checks every sim
 the engine (same legal moves, same state after each move, same greedy choice, same outcome).
 
 A simulation trusts its caller: `play` takes a move from `legal_moves` (or `move`, `greedy`) and checks
-nothing, as a playout only ever plays those.
+nothing, as a playout only ever plays those. `play_out` is a search's whole playout; a fast simulation may
+run it on a state and moves of its own, drawing from the rng exactly as this one does, so that a playout
+ends the same on every simulation of a game.
 """
 
 
@@ -44,6 +46,23 @@ class Simulation:
         for event in self.rules.decide(state, seat, move, rng):
             state = self.rules.evolve(state, event)
         self._state, self._legal = state, None
+
+    def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
+        """Up to `cap` moves: each the mover's greedy move `greedy_share` of the time (when it has a choice),
+        else a random legal one; adds each mover to `seats`; returns the moves played."""
+        for played in range(cap):
+            actors = self.to_act()
+            if not actors:
+                return played
+            actor = actors[0]
+            seats.add(actor)
+            count = self.move_count(actor)
+            if greedy_share and count > 1 and rng.random() < greedy_share:
+                move = self.greedy(actor, rng)
+            else:
+                move = self.move(actor, rng.below(count) if count > 1 else 0)
+            self.play(actor, move, rng)
+        return cap
 
     def outcome(self) -> dict | None:
         return self.rules.outcome(self._state)

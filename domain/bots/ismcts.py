@@ -384,20 +384,9 @@ def apply_move(game, state: dict, seat: int, move: dict, sim: FastRng) -> dict:
 
 def playout(game, simulation, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
     """The game's greedy move for the mover's view of the simulated state, greedy_share of the time (random
-    legal moves otherwise), to the end or the cap; each seat's reward in [0, 1]: its win share at the end,
-    the game's evaluate of the state reached at the cap."""
-    for _ in range(cap):
-        actors = simulation.to_act()
-        if not actors:
-            break
-        actor = actors[0]
-        seats.add(actor)
-        count = simulation.move_count(actor)
-        if greedy_share and count > 1 and sim.random() < greedy_share:
-            move = simulation.greedy(actor, sim)
-        else:
-            move = simulation.move(actor, sim.below(count) if count > 1 else 0)
-        simulation.play(actor, move, sim)
+    legal moves otherwise), to the end or the cap (Simulation.play_out); each seat's reward in [0, 1]: its win
+    share at the end, the game's evaluate of the state reached at the cap."""
+    simulation.play_out(cap, greedy_share, seats, sim)
     result = simulation.outcome()
     if result is not None:
         winners = result["winners"]
