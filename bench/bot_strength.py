@@ -16,6 +16,7 @@ The table goes to stdout, and with --out into a document between the markers of 
 """
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -77,6 +78,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="RQ workers, and matches in play at once")
     parser.add_argument("--out", type=Path, help="write the table here (between the markers, if the file has them)")
     args = parser.parse_args()
+    # a run of hours gets stopped with kill: leave through running_service's cleanup, not around it, so the
+    # stack it started (Redis, gunicorn, workers) stops with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     tested = entrant(args.tested, args.budget_ms)
     opponents = [entrant(spec, args.budget_ms) for spec in args.against or ["greedy"]]
     lines = [HEADER]
