@@ -5,6 +5,7 @@ import sys
 
 from cli.bot import Client, HttpError
 
+
 def add_admin_command(commands) -> None:
     admin = commands.add_parser("admin", help="the operator's actions: abort a match, disable or enable an account, "
                                               "list and re-enqueue stuck bot turns")
@@ -24,16 +25,23 @@ def add_admin_command(commands) -> None:
 
 
 def run_admin(args: argparse.Namespace) -> int:
+    code, _ = ask("admin", args, *_request(args))
+    return code
+
+
+def ask(command: str, args: argparse.Namespace, method: str, path: str, body: dict | None) -> tuple[int, dict | None]:
+    """An operator's request with the ADMIN_KEY, its answer printed as JSON: (exit code, answer), the code 1 when
+    the server refused it and 2 when it cannot be reached (said on stderr; no answer)."""
     try:
-        answer = Client(args.url, args.key).call(*_request(args))
+        answer = Client(args.url, args.key).call(method, path, body)
     except HttpError as error:
-        print(f"cardroom admin: {error}", file=sys.stderr)
-        return 1
+        print(f"cardroom {command}: {error}", file=sys.stderr)
+        return 1, None
     except OSError as error:
-        print(f"cardroom admin: cannot reach {args.url}: {error}", file=sys.stderr)
-        return 2
+        print(f"cardroom {command}: cannot reach {args.url}: {error}", file=sys.stderr)
+        return 2, None
     print(json.dumps(answer, indent=2))
-    return 0
+    return 0, answer
 
 
 def _request(args: argparse.Namespace) -> tuple[str, str, dict | None]:

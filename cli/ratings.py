@@ -1,10 +1,8 @@
 """`cardroom ratings`: rated play's operator tools over HTTP (docs/ladder.md). `rebuild` recomputes every rating from
 the logs of the rated matches, in each ladder's order, and replaces the leaderboards with them (the ADMIN_KEY)."""
 import argparse
-import json
-import sys
 
-from cli.bot import Client, HttpError
+from cli.admin import ask
 
 
 def add_ratings_command(commands) -> None:
@@ -19,14 +17,5 @@ def add_ratings_command(commands) -> None:
 
 
 def run_ratings(args: argparse.Namespace) -> int:
-    try:
-        answer = Client(args.url, args.key).call("POST", "/v1/admin/ratings/rebuild",
-                                                 {"reason": args.reason, "by": args.by})
-    except HttpError as error:
-        print(f"cardroom ratings: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        print(f"cardroom ratings: cannot reach {args.url}: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(answer, indent=2))
-    return 1 if answer["differences"] else 0
+    code, answer = ask("ratings", args, "POST", "/v1/admin/ratings/rebuild", {"reason": args.reason, "by": args.by})
+    return code if answer is None else 1 if answer["differences"] else 0

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-import cli.ratings
+import cli.admin
 from cli import main
 from cli.bot import HttpError
 from tests.support.http import assert_error, bearer, make_client
@@ -150,9 +150,9 @@ def test_cardroom_ratings_rebuild_asks_the_server_and_prints_what_it_rebuilt(mon
     client = make_client(InlineBots(), admin_key=ADMIN)
     ann = register(client, "ann")
     play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])
-    monkeypatch.setattr(cli.ratings, "Client", ServerByTestClient(client, ADMIN))
+    monkeypatch.setattr(cli.admin, "Client", ServerByTestClient(client, ADMIN))
     assert main(["ratings", "rebuild", "--url", "http://server", "--key", ADMIN, "--reason", "a test"]) == 0
     assert json.loads(capsys.readouterr().out) == {"ladders": 1, "matches": 1, "differences": []}
-    monkeypatch.setattr(cli.ratings, "Client", ServerByTestClient(client, "guess"))
+    monkeypatch.setattr(cli.admin, "Client", ServerByTestClient(client, "guess"))
     assert main(["ratings", "rebuild", "--url", "http://server", "--key", "guess", "--reason", "a test"]) == 1
     assert "not_admin" in capsys.readouterr().err
