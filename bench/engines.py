@@ -35,21 +35,6 @@ from domain.rng import Rng  # noqa: E402
 SEED, SALT = "engines-bench", "salt"
 
 
-def engine_playout(game, players: int, pick: random.Random, number: int) -> int:
-    """One random game through the game module alone; returns the moves played."""
-    options = game.options({}, players)
-    state = None
-    for event in game.deal(options, players, Rng.derive(SEED, f"deal:{number}")):
-        state = game.evolve(state, event)
-    rng, moves = Rng.derive(SEED, f"moves:{number}"), 0
-    while game.outcome(state) is None:
-        seat = game.to_act(state)[0]
-        for event in game.decide(state, seat, pick.choice(game.legal_moves(state, seat)), rng):
-            state = game.evolve(state, event)
-        moves += 1
-    return moves
-
-
 def dealt(game, players: int, number: int) -> dict:
     state = None
     for event in game.deal(game.options({}, players), players, Rng.derive(SEED, f"deal:{number}")):
@@ -57,33 +42,18 @@ def dealt(game, players: int, number: int) -> dict:
     return state
 
 
-def simulated_playout(game, players: int, pick: random.Random, number: int) -> int:
-    """One random game on the game's simulation; returns the moves played."""
-    simulation, rng, moves = game.simulation(dealt(game, players, number)), FastRng(pick.getrandbits(64)), 0
-    while actors := simulation.to_act():
-        simulation.play(actors[0], simulation.move(actors[0], rng.below(simulation.move_count(actors[0]))), rng)
-        moves += 1
-    simulation.outcome()
-    return moves
-
-
-def greedy_playout(game, players: int, pick: random.Random, number: int, reference: bool) -> int:
-    """One game of greedy moves from a fresh deal, as the ismcts bot plays it out, on the reference
-    simulation or the game's; returns the moves played."""
-    state = dealt(game, players, number)
-    simulation = Simulation(game, state) if reference else game.simulation(state)
-    moves = simulation.play_out(100_000, 1.0, set(), FastRng(pick.getrandbits(64)))
-    simulation.outcome()
-    return moves
-
-
-def match_playout(game_id: str, players: int, pick: random.Random, number: int) -> int:
-    """One random game through domain.match, as the service folds it; returns the moves played."""
+def opened_match(game_id: str, players: int, number: int) -> tuple[dict, str]:
+    """A match dealt and opened through domain.match, as the service folds it, and its seed."""
     seed = f"{SEED}:{number}"
     events = match.create(game_id, {}, [{"name": f"p{i}"} for i in range(players)], match.commitment(seed, SALT),
                           match.SERVER_SEED)
     state = match.evolve_all(None, events)
-    state, moves = match.evolve_all(state, match.open_events(state, seed)), 0
+    return match.evolve_all(state, match.open_events(state, seed)), seed
+
+
+def match_playout(opened: tuple[dict, str], pick: random.Random) -> int:
+    """Random moves through domain.match to the end; returns the moves played."""
+    (state, seed), moves = opened, 0
     while state["status"] == match.ACTIVE:
         seat = match.to_act(state)[0]
         move = pick.choice(match.legal_moves(state, seat))
@@ -92,7 +62,27 @@ def match_playout(game_id: str, players: int, pick: random.Random, number: int) 
     return moves
 
 
-def reference_mantis_playout(players: int, pick: random.Random, number: int) -> int:
+def engine_playout(game, state: dict, pick: random.Random) -> int:
+    """Random moves through the game module alone (legal_moves, decide, evolve, outcome) to the end."""
+    rng, moves = Rng.derive(SEED, f"moves:{pick.getrandbits(32)}"), 0
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        for event in game.decide(state, seat, pick.choice(game.legal_moves(state, seat)), rng):
+            state = game.evolve(state, event)
+        moves += 1
+    return moves
+
+
+def simulated_playout(simulation, state: dict, pick: random.Random, greedy_share: float) -> int:
+    """A search's playout from the state on a simulation of it (built inside, as a search builds one a
+    playout): random moves (greedy_share 0) or the movers' greedy moves (1) to the end."""
+    simulation = simulation(state)
+    moves = simulation.play_out(100_000, greedy_share, set(), FastRng(pick.getrandbits(64)))
+    simulation.outcome()
+    return moves
+
+
+def reference_mantis_playout(players: int, pick: random.Random) -> int:
     """Mantis by the same rules (domain/games/mantis.py), as plainly as Python allows. A card's back never
     changes a random move, so only fronts are kept (the 105 classic cards: 15 of each of 7 colours); the
     result's ranking is left out (once a game)."""
@@ -137,18 +127,23 @@ def ismcts_rate(game, players: int, seconds: float) -> float:
     return stats["iterations"] / (time.process_time() - started)
 
 
-def rates(loops: list, seconds: float, slices: int = 6) -> list[tuple[float, float]]:
-    """(playouts/s, moves/s) of each loop over about `seconds` of this process's CPU time, the loops taking
-    turns in `slices` slices each, so that a change in the machine's load falls on all of them alike. Each
-    loop plays the same deals in the same order."""
+def rates(loops: list[tuple], seconds: float, slices: int = 6) -> list[tuple[float, float]]:
+    """(playouts/s, moves/s) of each loop, a pair (deal, play): deal(number) -> a start, dealt outside the timed
+    part (a search plays out from samples it deals cheaply, not from the match's HMAC-seeded deal); play(start,
+    pick) -> the moves played, timed over about `seconds` of this process's CPU time, the loops taking turns in
+    `slices` slices each, so that a change in the machine's load falls on all of them alike. Each loop plays
+    the same deals in the same order."""
     counts = [[0, 0, 0.0] for _ in loops]  # games, moves, CPU seconds
     for _ in range(slices):
-        for loop, count in zip(loops, counts):
-            pick, started = random.Random(count[0]), time.process_time()
-            while time.process_time() - started < seconds / slices:
-                count[1] += loop(pick, count[0])
+        for (deal, play), count in zip(loops, counts):
+            spent = 0.0
+            while spent < seconds / slices:
+                start, pick = deal(count[0]), random.Random(count[0])
+                started = time.process_time()
+                count[1] += play(start, pick)
+                spent += time.process_time() - started
                 count[0] += 1
-            count[2] += time.process_time() - started
+            count[2] += spent
     return [(games / elapsed, moves / elapsed) for games, moves, elapsed in counts]
 
 
@@ -160,14 +155,20 @@ def main():
     args = parser.parse_args()
     print(f"random and greedy playouts in-process, {args.players} players, {args.seconds}s of CPU a loop")
     print(f"{'game':<9} {'loop':<18} {'playouts/s':>10} {'moves/s':>9} {'x engine':>8} {'x before':>8} {'x reference':>11}")
-    reference = rates([lambda pick, n: reference_mantis_playout(args.players, pick, n)], args.seconds)[0]
+    reference = rates([(lambda n: None, lambda _, pick: reference_mantis_playout(args.players, pick))], args.seconds)[0]
     for game_id in args.games:
         game = get_game(game_id)
-        loops = {"match": lambda pick, n: match_playout(game_id, args.players, pick, n),
-                 "engine": lambda pick, n: engine_playout(game, args.players, pick, n),
-                 "simulation": lambda pick, n: simulated_playout(game, args.players, pick, n),
-                 "greedy engine": lambda pick, n: greedy_playout(game, args.players, pick, n, True),
-                 "greedy simulation": lambda pick, n: greedy_playout(game, args.players, pick, n, False)}
+        def deal(n, game=game):
+            return dealt(game, args.players, n)
+
+        def reference_simulation(state, game=game):
+            return Simulation(game, state)
+
+        loops = {"match": (lambda n: opened_match(game_id, args.players, n), match_playout),
+                 "engine": (deal, lambda state, pick: engine_playout(game, state, pick)),
+                 "simulation": (deal, lambda state, pick: simulated_playout(game.simulation, state, pick, 0.0)),
+                 "greedy engine": (deal, lambda state, pick: simulated_playout(reference_simulation, state, pick, 1.0)),
+                 "greedy simulation": (deal, lambda state, pick: simulated_playout(game.simulation, state, pick, 1.0))}
         rows = list(zip(loops, rates(list(loops.values()), args.seconds)))
         if game_id == "mantis":
             rows.append(("reference", reference))
