@@ -3,7 +3,6 @@
 A card is {"back": [three colours], "front": colour}; the back of the draw pile's top card is public.
 A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
 """
-import sys
 from collections import Counter
 from itertools import combinations
 from typing import TypedDict
@@ -174,10 +173,15 @@ def redact(event: dict, seat: int | None) -> dict:
 def outcome(state: dict) -> dict | None:
     if not state["finished"]:
         return None
-    scores = {seat: len(pile) for seat, pile in enumerate(state["score_piles"])}
-    rank = {seat: (len(pile), len(state["tanks"][seat])) for seat, pile in enumerate(state["score_piles"])}
-    best = max(rank.values())
-    return {"winners": [s for s, r in rank.items() if r == best], "scores": {str(s): v for s, v in scores.items()}}
+    return result([len(pile) for pile in state["score_piles"]], [len(tank) for tank in state["tanks"]])
+
+
+def result(scores: list[int], tank_sizes: list[int]) -> dict:
+    """The most scored cards win; a tie goes to the biggest tank of those tied."""
+    rank = list(zip(scores, tank_sizes))
+    best = max(rank)
+    return {"winners": [seat for seat, r in enumerate(rank) if r == best],
+            "scores": {str(seat): score for seat, score in enumerate(scores)}}
 
 
 # --- bots -------------------------------------------------------------------------------------------
@@ -228,12 +232,18 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     def value(move: dict) -> float:
         owner = seat if move["action"] == "score" else move["target"]
         gains = [_moved(view["tanks"][owner], {"front": f}) for f in fronts]
-        hit, expected = sum(1 for g in gains if g) / len(gains), sum(gains) / len(gains)
-        if move["action"] == "score":
-            return expected + 0.3 * (1 - hit)  # a miss still grows my tank
-        return 0.6 * expected + (0.5 * hit if two_players else 0) - 0.3 * (1 - hit)  # a miss feeds the target
+        return flip_value(move["action"] == "score", sum(1 for g in gains if g), sum(gains), len(gains), two_players)
 
     return max(moves, key=lambda m: (value(m), rng.random()))
+
+
+def flip_value(scoring: bool, hits: int, moved: int, fronts: int, two_players: bool) -> float:
+    """Greedy's worth of a flip: the top card may have `fronts` fronts, `hits` of which match the tank flipped
+    into, moving `moved` cards in all."""
+    hit, expected = hits / fronts, moved / fronts
+    if scoring:
+        return expected + 0.3 * (1 - hit)  # a miss still grows my tank
+    return 0.6 * expected + (0.5 * hit if two_players else 0) - 0.3 * (1 - hit)  # a miss feeds the target
 
 
 def _unseen_cards(view: dict, scored: list[dict] | None = None) -> list[dict]:
@@ -269,39 +279,6 @@ def evaluate(state: dict, seat: int) -> float:
 
 
 # --- simulation -------------------------------------------------------------------------------------
-def simulation(state: dict) -> "FastSimulation":
+def simulation(state: dict) -> Simulation:
+    from domain.simulations.mantis import FastSimulation  # here, not at the top: that module imports this one
     return FastSimulation(state)
-
-
-class FastSimulation(Simulation):
-    """Mantis for a search's playouts: a state of the engine's shape whose lists change in place (a flip
-    takes the top card off the draw pile, moves cards between tanks and piles) and no events; the reference
-    simulation's legal moves, greedy and outcome read it as the engine's state. The same rules as decide and
-    evolve (tests/unit/test_simulation.py plays both side by side)."""
-
-    def __init__(self, state: dict):
-        super().__init__(sys.modules[__name__], _copied(state))
-
-    def state(self) -> dict:
-        return _copied(self._state)
-
-    def play(self, seat: int, move: dict, rng) -> None:
-        live, self._legal = self._state, None
-        scoring = move["action"] == "score"
-        owner = seat if scoring else move["target"]
-        card, tanks = live["draw_pile"].pop(0), live["tanks"]
-        matched = [c for c in tanks[owner] if c["front"] == card["front"]]
-        if not matched:
-            tanks[owner].append(card)
-        else:
-            tanks[owner] = [c for c in tanks[owner] if c["front"] != card["front"]]
-            (live["score_piles"][owner] if scoring else tanks[seat]).extend(matched + [card])
-        if scoring or not matched or len(tanks) != 2:  # a successful steal between two plays again
-            live["turn"] = next_seat(live["turn"], len(tanks))
-        live["finished"] = (scoring and len(live["score_piles"][owner]) >= live["target"]) or not live["draw_pile"]
-
-
-def _copied(state: dict) -> dict:
-    """A state whose lists can change without changing the given one's (cards are never changed)."""
-    return {**state, "draw_pile": list(state["draw_pile"]), "tanks": [list(t) for t in state["tanks"]],
-            "score_piles": [list(p) for p in state["score_piles"]]}
