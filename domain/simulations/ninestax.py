@@ -1,0 +1,482 @@
+"""9STAX for a search's playouts: domain/games/ninestax.py's rules once more, on a state of small ints.
+
+A card is its kind, face * 5 + colour (tables give each kind's card dict, face and what it matches); a seat's
+stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
+pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
+order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a step's legal moves are
+counted and the i-th one decoded without listing them. tests/unit/test_simulation.py plays this side by
+side with the engine, move for move.
+"""
+from domain.games import ninestax as rules
+from domain.simulation import Simulation
+
+FACES = rules.NUMBERS + tuple(rules.ACTION_COPIES) + rules.WILDS
+COLOURS = rules.COLOURS + (None,)
+CARDS = tuple(rules.card(colour, face) for face in FACES for colour in COLOURS)  # by kind
+KIND = {(card["colour"], card["face"]): kind for kind, card in enumerate(CARDS)}
+FACE = tuple(kind // len(COLOURS) for kind in range(len(CARDS)))
+NO_LEAD = len(CARDS)  # the lead's kind when any card may be played
+PLAYABLE = tuple(tuple(rules.playable(card, lead) for card in CARDS) for lead in CARDS + (None,))  # [lead][card]
+ATTACK, SWAP, DISCARD, REVERSE, PEEK, REVEAL, COLOR_SHIFT, FREE_DISCARD = map(FACES.index, (
+    "attack", "swap", "discard", "reverse", "peek", "reveal", "color_shift", "free_discard"))
+NUMBER_FACES = len(rules.NUMBERS)  # faces 0-8 are the numbers "1"-"9": a number card moves seats to its face
+CARD_BONUS = tuple(rules.CARD_BONUS.get(face, 0) for face in FACES)  # greedy's value of a card, by face
+
+KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
+EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
+DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
+    ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
+
+
+def kind(card: dict) -> int:
+    return KIND[card["colour"], card["face"]]
+
+
+class FastSimulation(Simulation):
+    def __init__(self, state: dict):
+        self.rules = rules
+        self._players, self._max_turns = state["players"], state["max_turns"]
+        self._stacks = [[[kind(card) for card in stack] for stack in own] for own in state["stacks"]]
+        self._held = list(state["held"])
+        self._draw = [kind(card) for card in reversed(state["draw_pile"])]
+        self._discard = [kind(card) for card in state["discard_pile"]]
+        self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
+        self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
+        self._tiles = list(state["immunity"])
+        self._reveal = state["reveal"]  # the engine's dict, never changed: only state() reads it
+        pending = state["pending"] or {}
+        self._step = pending.get("kind")  # None: a turn
+        self._pseat, self._face, self._effect = pending.get("seat"), pending.get("face"), pending.get("effect")
+        self._target, self._stack = pending.get("target"), pending.get("stack")
+        self._pair = tuple(map(tuple, pending.get("stacks", ())))  # a Swap's two (seat, position)
+        self._waiting, self._immune = list(pending.get("waiting", ())), list(pending.get("immune", ()))
+        self._drawn = kind(pending["card"]) if pending.get("card") else None
+        self._reason = pending.get("reason")
+        self._winners = state["winners"]
+        self._plays: list[int] | None = None  # the turn's playable cards until the next move
+
+    # --- the engine's state -----------------------------------------------------------------------
+    def state(self) -> dict:
+        return {"players": self._players, "max_turns": self._max_turns,
+                "stacks": [[[CARDS[c] for c in stack] for stack in own] for own in self._stacks],
+                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw)],
+                "discard_pile": [CARDS[c] for c in self._discard], "direction": self._direction,
+                "turn": self._turn, "turns": self._turns, "lead": None if self._lead == NO_LEAD else CARDS[self._lead],
+                "immunity": list(self._tiles), "reveal": self._reveal, "pending": self._pending(),
+                "winners": None if self._winners is None else list(self._winners)}
+
+    def _pending(self) -> dict | None:
+        step = self._step
+        if step is None:
+            return None
+        pending = {"kind": step, "seat": self._pseat}
+        if step == "choose":
+            pending["face"] = self._face
+        elif step == "drawn":
+            pending.update(card=CARDS[self._drawn], reason=self._reason)
+        elif step == "peek":
+            pending.update(target=self._target, stack=self._stack)
+        elif step == "effect":
+            fields = {"target": self._target, "stack": self._stack, "stacks": [list(p) for p in self._pair]}
+            pending.update({key: fields[key] for key in EFFECT_KEYS[self._effect]}, effect=self._effect,
+                           waiting=list(self._waiting), immune=list(self._immune))
+        return pending
+
+    def outcome(self) -> dict | None:
+        if self._winners is None:
+            return None
+        return {"winners": list(self._winners), "scores": {str(s): self._left(s) for s in range(self._players)}}
+
+    # --- who acts and what they may play ----------------------------------------------------------
+    def to_act(self) -> list[int]:
+        if self._winners is not None:
+            return []
+        step = self._step
+        if step is None:
+            return [self._turn]
+        return list(self._waiting) if step == "effect" else [self._pseat]
+
+    def _acts(self, seat: int) -> bool:
+        if self._winners is not None:
+            return False
+        step = self._step
+        if step is None:
+            return seat == self._turn
+        return seat in self._waiting if step == "effect" else seat == self._pseat
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        return [self.move(seat, index) for index in range(self.move_count(seat))]
+
+    def move_count(self, seat: int) -> int:
+        return self._count(seat) if self._acts(seat) else 0
+
+    def move(self, seat: int, index: int) -> dict:
+        return _as_dict(self._decode(seat, index))
+
+    def greedy(self, seat: int, rng) -> dict:
+        return _as_dict(self._decode(seat, _best(self._values(seat), rng)))
+
+    def _turn_plays(self, seat: int) -> list[int]:
+        if self._plays is None:
+            match = PLAYABLE[self._lead]
+            self._plays = [i for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
+        return self._plays
+
+    def _count(self, seat: int) -> int:
+        """How many legal moves the seat has (legal_moves' order: see _decode)."""
+        step = self._step
+        if step is None:
+            return len(self._turn_plays(seat)) + self._can_draw() or 1
+        if step == "drawn":
+            return 2 if PLAYABLE[self._lead][self._drawn] else 1
+        if step == "effect":
+            return 2
+        if step == "shift":
+            return len(self._stacks[seat][self._held[seat]])
+        if step == "peek":
+            return len(self._stacks[self._target][self._stack]) * len(self._stacks[seat][self._held[seat]]) + 1
+        stacks, face = self._stacks, self._face
+        if face == "attack":
+            return self._players - 1
+        if face == "peek":
+            return sum(len(own) for s, own in enumerate(stacks) if s != seat)
+        if face == "reveal":
+            return self._reveal_range(seat)
+        if face == "free_discard":
+            return len(stacks[seat])
+        table = sum(map(len, stacks))
+        return table * (table - 1) // 2
+
+    def _decode(self, seat: int, index: int) -> tuple:
+        """The index-th legal move, compact (the engine's rules.legal_moves lists them in this order)."""
+        step = self._step
+        if step is None:
+            plays = self._turn_plays(seat)
+            if index < len(plays):
+                return "play", plays[index]
+            return DRAW if self._can_draw() else PASS
+        if step == "drawn":
+            return PLAY_DRAWN if index == 0 and PLAYABLE[self._lead][self._drawn] else KEEP
+        if step == "effect":
+            return ACCEPT if index else IMMUNITY
+        if step == "shift":
+            return "play", index
+        if step == "peek":
+            held = len(self._stacks[seat][self._held[seat]])
+            if index == len(self._stacks[self._target][self._stack]) * held:
+                return END_PEEK
+            return "exchange", index // held, index % held
+        face = self._face
+        if face == "attack":
+            return "attack", index + (index >= seat)
+        if face == "reveal" or face == "free_discard":
+            return face, index
+        if face == "peek":
+            for target, own in enumerate(self._stacks):
+                if target != seat:
+                    if index < len(own):
+                        return "peek", target, index
+                    index -= len(own)
+        table = [(s, i) for s, own in enumerate(self._stacks) for i in range(len(own))]
+        for first, stack in enumerate(table):  # the pairs after `first` are len(table) - first - 1
+            later = len(table) - first - 1
+            if index < later:
+                return ("swap", *stack, *table[first + 1 + index])
+            index -= later
+        raise IndexError(index)
+
+    # --- greedy ------------------------------------------------------------------------------------
+    def _values(self, seat: int) -> list:
+        """rules.greedy's value of each legal move, in _decode's order."""
+        step, stacks = self._step, self._stacks
+        if step is None or step == "shift":
+            stack = stacks[seat][self._held[seat]]
+            emptying = len(stack) == 1
+            plays = range(len(stack)) if step else self._turn_plays(seat)
+            values = [1 + self._card_value(seat, stack[i], emptying) for i in plays]
+            if step is None:
+                if self._can_draw():
+                    values.append(rules.FLAT_VALUES["draw"])
+                return values or [rules.FLAT_VALUES["pass"]]
+            return values
+        if step == "drawn":
+            keep = rules.FLAT_VALUES["keep"]
+            return [1 + self._card_value(seat, self._drawn, False), keep] if PLAYABLE[self._lead][self._drawn] else [keep]
+        if step == "effect":
+            return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
+        if step == "peek":
+            taken = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
+            given = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
+            return [t - g for t in taken for g in given] + [rules.FLAT_VALUES["end_peek"]]
+        face = self._face
+        if face == "free_discard":
+            return [len(stack) for stack in stacks[seat]]
+        if face == "reveal":
+            others = [len(own) for s, own in enumerate(stacks) if s != seat]
+            return [sum(count > i for count in others) for i in range(self._reveal_range(seat))]
+        left = [self._left(s) for s in range(self._players)]
+        if face == "attack":
+            return [-left[t] - 0.5 * self._tiles[t] for t in range(self._players) if t != seat]
+        if face == "peek":
+            return [-left[t] + 0.1 * len(stack) for t, own in enumerate(stacks) if t != seat for stack in own]
+        table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
+        return [self._swap_gain(seat, left, *first, *second)
+                for n, first in enumerate(table) for second in table[n + 1:]]
+
+    def _card_value(self, seat: int, card: int, emptying: bool) -> float:
+        """rules._card_value."""
+        face, own = FACE[card], self._stacks[seat]
+        bonus = 0.3 if emptying else 0
+        if face == FREE_DISCARD:
+            return bonus + max(map(len, own)) - 0.5
+        if face == DISCARD:
+            held = len(own[self._held[seat]]) - 1
+            return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)
+        return bonus + CARD_BONUS[face]
+
+    def _swap_gain(self, seat: int, left: list[int], a: int, i: int, b: int, j: int) -> float:
+        """rules._swap_gain."""
+        if a == b:
+            return 0
+        stacks = self._stacks
+        if seat == a or seat == b:
+            mine, other, owner = (i, stacks[b][j], b) if a == seat else (j, stacks[a][i], a)
+            gain = len(stacks[seat][mine]) - len(other)
+            return gain * (0.5 if self._tiles[owner] else 1)
+        given = len(stacks[b][j]) - len(stacks[a][i])
+        return 0.3 * (given if left[a] <= left[b] else -given)
+
+    def _hit_cost(self, seat: int) -> float:
+        """rules._hit_cost."""
+        effect = self._effect
+        if effect == "attack":
+            return 1 + 3 * (self._left(seat) <= 3)
+        if effect == "swap":
+            (a, i), (b, j) = self._pair
+            if a == b == seat or seat not in (a, b):
+                return 0
+            mine, other = ((a, i), (b, j)) if a == seat else ((b, j), (a, i))
+            stacks = self._stacks
+            return (len(stacks[other[0]][other[1]]) - len(stacks[mine[0]][mine[1]])
+                    + (2 if mine == (seat, self._held[seat]) else 0))
+        return 0
+
+    # --- playing ------------------------------------------------------------------------------------
+    def play(self, seat: int, move: dict, rng) -> None:
+        _APPLY[move["action"]](self, seat, rng, **move)
+        self._plays = None
+
+    def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
+        """Simulation.play_out on compact moves, drawing from rng as it does."""
+        for played in range(cap):
+            if self._winners is not None:
+                return played
+            step = self._step
+            actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
+            seats.add(actor)
+            count = self._count(actor)
+            if greedy_share and count > 1 and rng.random() < greedy_share:
+                index = _best(self._values(actor), rng)
+            else:
+                index = rng.below(count) if count > 1 else 0
+            move = self._decode(actor, index)
+            _APPLY[move[0]](self, actor, rng, *move)
+            self._plays = None
+        return cap
+
+    # each move's rules (decide's, and the evolve of the events it decides), called with the move's values
+    def _play(self, seat, rng, action, card):
+        self._play_card(seat, card)
+
+    def _play_drawn(self, seat, rng, action):
+        self._play_card(seat, None)
+
+    def _draw_turn(self, seat, rng, action):
+        self._draw_card(seat, "draw", rng)
+
+    def _pass(self, seat, rng, action):
+        self._end_turn(seat)
+
+    def _keep(self, seat, rng, action):
+        own = self._stacks[seat]
+        if self._reason == "attack":  # a new highest stack
+            own.append([self._drawn])
+        else:
+            own[self._held[seat]].append(self._drawn)
+        self._step = None
+        self._end_turn(seat)
+
+    def _attack(self, seat, rng, action, target):
+        self._target = target
+        self._open_window(seat, "attack", (target,), rng)
+
+    def _swap(self, seat, rng, action, first_seat, first_stack, second_seat, second_stack):
+        self._pair = (first_seat, first_stack), (second_seat, second_stack)
+        self._open_window(seat, "swap", sorted({first_seat, second_seat} - {seat}), rng)
+
+    def _peek(self, seat, rng, action, target, stack):
+        self._target, self._stack = target, stack
+        self._open_window(seat, "peek", (target,), rng)
+
+    def _reveal_stack(self, seat, rng, action, stack):
+        self._stack = stack
+        hit = [s for s, own in enumerate(self._stacks) if s != seat and len(own) > stack]
+        self._open_window(seat, "reveal", hit, rng)
+
+    def _free_discard(self, seat, rng, action, stack):
+        self._step = None
+        self._discard_stack(seat, stack)
+
+    def _use_immunity(self, seat, rng, action):
+        self._tiles[seat] = False
+        if self._effect == "reveal":  # the Reveal goes on for the others
+            self._waiting.remove(seat)
+            self._immune.append(seat)
+            self._settle(rng)
+        elif self._effect == "attack":  # the target plays next
+            self._step = None
+            self._give_turn(seat)
+        else:  # a Swap or Peek cancelled for one is off
+            self._step = None
+            self._end_turn(self._pseat)
+
+    def _accept(self, seat, rng, action):
+        self._waiting.remove(seat)
+        self._settle(rng)
+
+    def _exchange(self, seat, rng, action, card, own_card):
+        peeked, held = self._stacks[self._target][self._stack], self._stacks[seat][self._held[seat]]
+        peeked[card], held[own_card] = held[own_card], peeked[card]
+        self._step = None
+        self._end_turn(seat)
+
+    def _end_peek(self, seat, rng, action):
+        self._step = None
+        self._end_turn(seat)
+
+    # the rules' steps
+    def _play_card(self, seat: int, index: int | None) -> None:
+        """rules._card_played: index None is the card just drawn."""
+        own = self._stacks[seat]
+        if index is None:
+            card = self._drawn
+        else:
+            stack = own[self._held[seat]]
+            card = stack.pop(index)
+            if not stack:  # the higher stacks move down, and the owner restarts on stack #1
+                del own[self._held[seat]]
+                self._held[seat] = 0
+        self._discard.append(card)
+        self._step, self._lead = None, card
+        if not own:
+            self._winners = [seat]
+            return
+        face = FACE[card]
+        if face < NUMBER_FACES:
+            held = self._held
+            for s, stacks in enumerate(self._stacks):
+                if len(stacks) > face:
+                    held[s] = face
+            self._end_turn(seat)
+        elif face == REVERSE:
+            self._direction = -self._direction
+            self._end_turn(seat)
+        elif face == DISCARD:
+            self._discard_stack(seat, self._held[seat])
+        elif face == COLOR_SHIFT:
+            self._lead, self._step, self._pseat = NO_LEAD, "shift", seat
+        else:
+            if face == FREE_DISCARD:
+                self._lead = NO_LEAD
+            self._step, self._pseat, self._face = "choose", seat, FACES[face]
+
+    def _discard_stack(self, seat: int, position: int) -> None:
+        """rules._discard_stack: the stack goes under the discard pile's top card."""
+        own, held = self._stacks[seat], self._held
+        gone = own.pop(position)
+        if held[seat] == position:
+            held[seat] = 0
+        elif held[seat] > position:
+            held[seat] -= 1
+        self._discard[-1:-1] = gone
+        if own:
+            self._end_turn(seat)
+        else:
+            self._winners = [seat]
+
+    def _draw_card(self, seat: int, reason: str, rng) -> None:
+        """rules._draw_events: an empty draw pile is first the discard pile but its top, shuffled."""
+        if not self._draw:
+            pile = rng.shuffled(self._discard[:-1])
+            pile.reverse()
+            self._draw, self._discard = pile, self._discard[-1:]
+        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw.pop(), reason
+
+    def _open_window(self, seat: int, effect: str, hit, rng) -> None:
+        """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
+        self._step, self._pseat, self._effect, self._immune = "effect", seat, effect, []
+        self._waiting = [s for s in hit if self._tiles[s]]
+        self._settle(rng)
+
+    def _settle(self, rng) -> None:
+        """rules._settle and _effect_events: the effect of a window every seat hit has answered."""
+        if self._waiting:
+            return
+        effect = self._effect
+        if effect == "attack":
+            if self._can_draw():
+                self._draw_card(self._target, "attack", rng)
+            else:
+                self._step = None
+                self._end_turn(self._target)
+        elif effect == "peek":
+            self._step = "peek"
+        else:
+            if effect == "swap":
+                (a, i), (b, j) = self._pair
+                stacks = self._stacks
+                stacks[a][i], stacks[b][j] = stacks[b][j], stacks[a][i]
+            else:
+                self._reveal = {"stack": self._stack, "revealer": self._pseat, "immune": list(self._immune)}
+            self._step = None
+            self._end_turn(self._pseat)
+
+    def _end_turn(self, seat: int) -> None:
+        self._give_turn((seat + self._direction) % self._players)
+
+    def _give_turn(self, seat: int) -> None:
+        """rules._give_turn: after max_turns turns the fewest cards win."""
+        self._turn = seat
+        self._turns += 1
+        if self._turns >= self._max_turns:
+            self._step = None
+            left = [self._left(s) for s in range(self._players)]
+            self._winners = [s for s, n in enumerate(left) if n == min(left)]
+
+    def _can_draw(self) -> bool:
+        return bool(self._draw) or len(self._discard) > 1
+
+    def _left(self, seat: int) -> int:
+        return sum(map(len, self._stacks[seat]))
+
+    def _reveal_range(self, seat: int) -> int:
+        return max(len(own) for s, own in enumerate(self._stacks) if s != seat)
+
+
+_APPLY = {
+    "play": FastSimulation._play, "draw": FastSimulation._draw_turn, "pass": FastSimulation._pass,
+    "play_drawn": FastSimulation._play_drawn, "keep": FastSimulation._keep, "attack": FastSimulation._attack,
+    "swap": FastSimulation._swap, "peek": FastSimulation._peek, "reveal": FastSimulation._reveal_stack,
+    "free_discard": FastSimulation._free_discard, "immunity": FastSimulation._use_immunity,
+    "accept": FastSimulation._accept, "exchange": FastSimulation._exchange, "end_peek": FastSimulation._end_peek,
+}
+
+
+def _as_dict(move: tuple) -> dict:
+    return dict(zip(KEYS[move[0]], move))
+
+
+def _best(values: list, rng) -> int:
+    """rules.greedy's choice: the highest value, ties broken by a draw per move (every move draws)."""
+    keyed = [(value, rng.random()) for value in values]
+    return keyed.index(max(keyed))
