@@ -13,7 +13,7 @@ from domain.simulation import Simulation
 FACES = rules.NUMBERS + tuple(rules.ACTION_COPIES) + rules.WILDS
 COLOURS = rules.COLOURS + (None,)
 CARDS = tuple(rules.card(colour, face) for face in FACES for colour in COLOURS)  # by kind
-KIND = {(card["colour"], card["face"]): kind for kind, card in enumerate(CARDS)}
+KIND = {face: {colour: CARDS.index(rules.card(colour, face)) for colour in COLOURS} for face in FACES}  # [face][colour]
 FACE = tuple(kind // len(COLOURS) for kind in range(len(CARDS)))
 NO_LEAD = len(CARDS)  # the lead's kind when any card may be played
 PLAYABLE = tuple(tuple(rules.playable(card, lead) for card in CARDS) for lead in CARDS + (None,))  # [lead][card]
@@ -28,18 +28,22 @@ DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 
 
+def kinds(cards) -> list[int]:
+    return [KIND[card["face"]][card["colour"]] for card in cards]
+
+
 def kind(card: dict) -> int:
-    return KIND[card["colour"], card["face"]]
+    return KIND[card["face"]][card["colour"]]
 
 
 class FastSimulation(Simulation):
     def __init__(self, state: dict):
         self.rules = rules
         self._players, self._max_turns = state["players"], state["max_turns"]
-        self._stacks = [[[kind(card) for card in stack] for stack in own] for own in state["stacks"]]
+        self._stacks = [[kinds(stack) for stack in own] for own in state["stacks"]]
         self._held = list(state["held"])
-        self._draw = [kind(card) for card in reversed(state["draw_pile"])]
-        self._discard = [kind(card) for card in state["discard_pile"]]
+        self._draw = kinds(reversed(state["draw_pile"]))
+        self._discard = kinds(state["discard_pile"])
         self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
         self._tiles = list(state["immunity"])
@@ -114,7 +118,7 @@ class FastSimulation(Simulation):
         return _as_dict(self._decode(seat, index))
 
     def greedy(self, seat: int, rng) -> dict:
-        return _as_dict(self._decode(seat, _best(self._values(seat), rng)))
+        return _as_dict(self._decode(seat, self._greedy(seat, rng)))
 
     def _turn_plays(self, seat: int) -> list[int]:
         if self._plays is None:
@@ -186,6 +190,47 @@ class FastSimulation(Simulation):
         raise IndexError(index)
 
     # --- greedy ------------------------------------------------------------------------------------
+    def _greedy(self, seat: int, rng) -> int:
+        """The index of rules.greedy's choice, drawing as it does."""
+        if self._step == "choose" and self._face == "swap":
+            return self._greedy_swap(seat, rng)
+        return _best(self._values(seat), rng)
+
+    def _greedy_swap(self, seat: int, rng) -> int:
+        """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
+        is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
+        two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
+        tie-break, in pair order."""
+        sizes = [list(map(len, own)) for own in self._stacks]
+        first = [0]  # each owner's first position in the table (seat, then position)
+        for own in sizes:
+            first.append(first[-1] + len(own))
+        groups = self._swap_groups(seat, sizes)
+        top = max(value for value, _, _, _ in groups)
+        table = first[-1]
+        best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
+                      for value, a, b, large in groups if value == top
+                      for p, q in _best_pairs(sizes, first, a, b, large))
+        random = rng.random
+        draws = [random() for _ in range(table * (table - 1) // 2)]
+        return max(best, key=draws.__getitem__)
+
+    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
+        """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
+        among them, reached by the largest stacks of `large` (None: every pair, when a == b)."""
+        left = [sum(own) for own in sizes]
+        groups: list[tuple] = [(0, a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
+        for a in range(self._players):
+            for b in range(a + 1, self._players):
+                if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
+                    large, small = (a, b) if seat == a else (b, a)
+                    value = (max(sizes[large]) - min(sizes[small])) * (0.5 if self._tiles[small] else 1)
+                else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
+                    large, small = (b, a) if left[a] <= left[b] else (a, b)
+                    value = 0.3 * (max(sizes[large]) - min(sizes[small]))
+                groups.append((value, a, b, large))
+        return groups
+
     def _values(self, seat: int) -> list:
         """rules.greedy's value of each legal move, in _decode's order."""
         step, stacks = self._step, self._stacks
@@ -217,11 +262,7 @@ class FastSimulation(Simulation):
         left = [self._left(s) for s in range(self._players)]
         if face == "attack":
             return [-left[t] - 0.5 * self._tiles[t] for t in range(self._players) if t != seat]
-        if face == "peek":
-            return [-left[t] + 0.1 * len(stack) for t, own in enumerate(stacks) if t != seat for stack in own]
-        table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
-        return [self._swap_gain(seat, left, *first, *second)
-                for n, first in enumerate(table) for second in table[n + 1:]]
+        return [-left[t] + 0.1 * len(stack) for t, own in enumerate(stacks) if t != seat for stack in own]
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -233,18 +274,6 @@ class FastSimulation(Simulation):
             held = len(own[self._held[seat]]) - 1
             return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)
         return bonus + CARD_BONUS[face]
-
-    def _swap_gain(self, seat: int, left: list[int], a: int, i: int, b: int, j: int) -> float:
-        """rules._swap_gain."""
-        if a == b:
-            return 0
-        stacks = self._stacks
-        if seat == a or seat == b:
-            mine, other, owner = (i, stacks[b][j], b) if a == seat else (j, stacks[a][i], a)
-            gain = len(stacks[seat][mine]) - len(other)
-            return gain * (0.5 if self._tiles[owner] else 1)
-        given = len(stacks[b][j]) - len(stacks[a][i])
-        return 0.3 * (given if left[a] <= left[b] else -given)
 
     def _hit_cost(self, seat: int) -> float:
         """rules._hit_cost."""
@@ -276,7 +305,7 @@ class FastSimulation(Simulation):
             seats.add(actor)
             count = self._count(actor)
             if greedy_share and count > 1 and rng.random() < greedy_share:
-                index = _best(self._values(actor), rng)
+                index = self._greedy(actor, rng)
             else:
                 index = rng.below(count) if count > 1 else 0
             move = self._decode(actor, index)
@@ -473,7 +502,22 @@ _APPLY = {
 
 
 def _as_dict(move: tuple) -> dict:
-    return dict(zip(KEYS[move[0]], move))
+    if len(move) == 1:
+        return {"action": move[0]}
+    if len(move) == 2:
+        return {"action": move[0], KEYS[move[0]][1]: move[1]}
+    return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
+
+
+def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[tuple]:
+    """The table positions (p, q) of the pairs of a's stack and b's that take a largest stack of `large` and
+    a smallest of the other (every pair of a's stacks if large is None)."""
+    if large is None:
+        return [(first[a] + i, first[a] + j) for i in range(len(sizes[a])) for j in range(i + 1, len(sizes[a]))]
+    big, small = max(sizes[large]), min(sizes[a + b - large])
+    wanted = (big, small) if large == a else (small, big)
+    return [(first[a] + i, first[b] + j) for i, n in enumerate(sizes[a]) if n == wanted[0]
+            for j, m in enumerate(sizes[b]) if m == wanted[1]]
 
 
 def _best(values: list, rng) -> int:
