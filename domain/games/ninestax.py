@@ -118,14 +118,17 @@ STEP_ACTIONS = {  # pending kind -> the actions that answer it
 
 
 def build_deck() -> list[dict]:
-    numbers = [card(c, n) for c in COLOURS for n in NUMBERS for _ in range(NUMBER_COPIES)]
-    actions = [card(c, a) for c in COLOURS for a, copies in ACTION_COPIES.items() for _ in range(copies)]
-    wilds = [card(None, w) for w, copies in WILD_COPIES.items() for _ in range(copies)]
-    return numbers + actions + wilds
+    """The deck in its fixed order, new dicts each time (copied: a search deals a game for every playout)."""
+    return list(map(dict.copy, _DECK))
 
 
 def card(colour: str | None, face: str) -> dict:
     return {"colour": colour, "face": face}
+
+
+_DECK = tuple([card(c, n) for c in COLOURS for n in NUMBERS for _ in range(NUMBER_COPIES)]
+              + [card(c, a) for c in COLOURS for a, copies in ACTION_COPIES.items() for _ in range(copies)]
+              + [card(None, w) for w, copies in WILD_COPIES.items() for _ in range(copies)])
 
 
 def playable(played: dict, lead: dict | None) -> bool:
