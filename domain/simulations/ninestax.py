@@ -42,8 +42,8 @@ class FastSimulation(Simulation):
         self._players, self._max_turns = state["players"], state["max_turns"]
         self._stacks = [[kinds(stack) for stack in own] for own in state["stacks"]]
         self._held = list(state["held"])
-        self._draw = kinds(reversed(state["draw_pile"]))
-        self._discard = kinds(state["discard_pile"])
+        self._draw_pile = kinds(reversed(state["draw_pile"]))
+        self._discard_pile = kinds(state["discard_pile"])
         self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
         self._tiles = list(state["immunity"])
@@ -57,14 +57,14 @@ class FastSimulation(Simulation):
         self._drawn = kind(pending["card"]) if pending.get("card") else None
         self._reason = pending.get("reason")
         self._winners = state["winners"]
-        self._plays: list[int] | None = None  # the turn's playable cards until the next move
+        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
 
     # --- the engine's state -----------------------------------------------------------------------
     def state(self) -> dict:
         return {"players": self._players, "max_turns": self._max_turns,
                 "stacks": [[[CARDS[c] for c in stack] for stack in own] for own in self._stacks],
-                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw)],
-                "discard_pile": [CARDS[c] for c in self._discard], "direction": self._direction,
+                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)],
+                "discard_pile": [CARDS[c] for c in self._discard_pile], "direction": self._direction,
                 "turn": self._turn, "turns": self._turns, "lead": None if self._lead == NO_LEAD else CARDS[self._lead],
                 "immunity": list(self._tiles), "reveal": self._reveal, "pending": self._pending(),
                 "winners": None if self._winners is None else list(self._winners)}
@@ -100,101 +100,68 @@ class FastSimulation(Simulation):
             return [self._turn]
         return list(self._waiting) if step == "effect" else [self._pseat]
 
-    def _acts(self, seat: int) -> bool:
-        if self._winners is not None:
-            return False
-        step = self._step
-        if step is None:
-            return seat == self._turn
-        return seat in self._waiting if step == "effect" else seat == self._pseat
-
     def legal_moves(self, seat: int) -> list[dict]:
-        return [self.move(seat, index) for index in range(self.move_count(seat))]
+        return list(map(_as_dict, self._moves(seat)))
 
     def move_count(self, seat: int) -> int:
-        return self._count(seat) if self._acts(seat) else 0
+        legal = self._legal  # _moves inlined here and in move: the calls cost as much as what they do
+        return len(legal[1] if legal is not None and legal[0] == seat else self._moves(seat))
 
     def move(self, seat: int, index: int) -> dict:
-        return _as_dict(self._decode(seat, index))
+        legal = self._legal
+        return _as_dict((legal[1] if legal is not None and legal[0] == seat else self._moves(seat))[index])
 
     def greedy(self, seat: int, rng) -> dict:
-        return _as_dict(self._decode(seat, self._greedy(seat, rng)))
+        moves = self._moves(seat)
+        return _as_dict(moves[self._greedy(seat, moves, rng)])
 
-    def _turn_plays(self, seat: int) -> list[int]:
-        if self._plays is None:
+    def _moves(self, seat: int):
+        """The seat's legal moves, compact, in rules.legal_moves' order (none if it does not act); kept until
+        the next move."""
+        legal = self._legal
+        if legal is None or legal[0] != seat:
+            legal = self._legal = seat, self._list_moves(seat)
+        return legal[1]
+
+    def _list_moves(self, seat: int):
+        step = self._step
+        if step is None:  # a turn, or the end (which leaves no step)
+            if seat != self._turn or self._winners is not None:
+                return ()
             match = PLAYABLE[self._lead]
-            self._plays = [i for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
-        return self._plays
-
-    def _count(self, seat: int) -> int:
-        """How many legal moves the seat has (legal_moves' order: see _decode)."""
-        step = self._step
-        if step is None:
-            return len(self._turn_plays(seat)) + self._can_draw() or 1
-        if step == "drawn":
-            return 2 if PLAYABLE[self._lead][self._drawn] else 1
+            moves = [("play", i) for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
+            if self._can_draw():
+                moves.append(DRAW)
+            return moves or (PASS,)
         if step == "effect":
-            return 2
-        if step == "shift":
-            return len(self._stacks[seat][self._held[seat]])
-        if step == "peek":
-            return len(self._stacks[self._target][self._stack]) * len(self._stacks[seat][self._held[seat]]) + 1
-        stacks, face = self._stacks, self._face
-        if face == "attack":
-            return self._players - 1
-        if face == "peek":
-            return sum(len(own) for s, own in enumerate(stacks) if s != seat)
-        if face == "reveal":
-            return self._reveal_range(seat)
-        if face == "free_discard":
-            return len(stacks[seat])
-        table = sum(map(len, stacks))
-        return table * (table - 1) // 2
-
-    def _decode(self, seat: int, index: int) -> tuple:
-        """The index-th legal move, compact (the engine's rules.legal_moves lists them in this order)."""
-        step = self._step
-        if step is None:
-            plays = self._turn_plays(seat)
-            if index < len(plays):
-                return "play", plays[index]
-            return DRAW if self._can_draw() else PASS
+            return (IMMUNITY, ACCEPT) if seat in self._waiting else ()
+        if seat != self._pseat:
+            return ()
         if step == "drawn":
-            return PLAY_DRAWN if index == 0 and PLAYABLE[self._lead][self._drawn] else KEEP
-        if step == "effect":
-            return ACCEPT if index else IMMUNITY
+            return (PLAY_DRAWN, KEEP) if PLAYABLE[self._lead][self._drawn] else (KEEP,)
+        stacks = self._stacks
         if step == "shift":
-            return "play", index
+            return [("play", i) for i in range(len(stacks[seat][self._held[seat]]))]
         if step == "peek":
-            held = len(self._stacks[seat][self._held[seat]])
-            if index == len(self._stacks[self._target][self._stack]) * held:
-                return END_PEEK
-            return "exchange", index // held, index % held
+            return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
+                    for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
         face = self._face
         if face == "attack":
-            return "attack", index + (index >= seat)
-        if face == "reveal" or face == "free_discard":
-            return face, index
+            return [("attack", t) for t in range(self._players) if t != seat]
         if face == "peek":
-            for target, own in enumerate(self._stacks):
-                if target != seat:
-                    if index < len(own):
-                        return "peek", target, index
-                    index -= len(own)
-        table = [(s, i) for s, own in enumerate(self._stacks) for i in range(len(own))]
-        for first, stack in enumerate(table):  # the pairs after `first` are len(table) - first - 1
-            later = len(table) - first - 1
-            if index < later:
-                return ("swap", *stack, *table[first + 1 + index])
-            index -= later
-        raise IndexError(index)
+            return [("peek", t, i) for t, own in enumerate(stacks) if t != seat for i in range(len(own))]
+        if face == "reveal":
+            return [("reveal", i) for i in range(self._reveal_range(seat))]
+        if face == "free_discard":
+            return [("free_discard", i) for i in range(len(stacks[seat]))]
+        return _Swaps(stacks)
 
     # --- greedy ------------------------------------------------------------------------------------
-    def _greedy(self, seat: int, rng) -> int:
-        """The index of rules.greedy's choice, drawing as it does."""
+    def _greedy(self, seat: int, moves, rng) -> int:
+        """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
         if self._step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, rng)
-        return _best(self._values(seat), rng)
+        return _best(self._values(seat, moves), rng)
 
     def _greedy_swap(self, seat: int, rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
@@ -231,38 +198,33 @@ class FastSimulation(Simulation):
                 groups.append((value, a, b, large))
         return groups
 
-    def _values(self, seat: int) -> list:
-        """rules.greedy's value of each legal move, in _decode's order."""
+    def _values(self, seat: int, moves) -> list:
+        """rules.greedy's value of each of the moves (but a Swap's)."""
         step, stacks = self._step, self._stacks
         if step is None or step == "shift":
             stack = stacks[seat][self._held[seat]]
             emptying = len(stack) == 1
-            plays = range(len(stack)) if step else self._turn_plays(seat)
-            values = [1 + self._card_value(seat, stack[i], emptying) for i in plays]
-            if step is None:
-                if self._can_draw():
-                    values.append(rules.FLAT_VALUES["draw"])
-                return values or [rules.FLAT_VALUES["pass"]]
-            return values
+            return [1 + self._card_value(seat, stack[move[1]], emptying) if move[0] == "play"
+                    else rules.FLAT_VALUES[move[0]] for move in moves]
         if step == "drawn":
-            keep = rules.FLAT_VALUES["keep"]
-            return [1 + self._card_value(seat, self._drawn, False), keep] if PLAYABLE[self._lead][self._drawn] else [keep]
+            return [1 + self._card_value(seat, self._drawn, False) if move is PLAY_DRAWN
+                    else rules.FLAT_VALUES["keep"] for move in moves]
         if step == "effect":
             return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
         if step == "peek":
-            taken = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
-            given = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
-            return [t - g for t in taken for g in given] + [rules.FLAT_VALUES["end_peek"]]
+            peeked, held = stacks[self._target][self._stack], stacks[seat][self._held[seat]]
+            return [self._card_value(seat, peeked[move[1]], False) - self._card_value(seat, held[move[2]], False)
+                    if move is not END_PEEK else rules.FLAT_VALUES["end_peek"] for move in moves]
         face = self._face
         if face == "free_discard":
-            return [len(stack) for stack in stacks[seat]]
+            return [len(stacks[seat][stack]) for _, stack in moves]
         if face == "reveal":
             others = [len(own) for s, own in enumerate(stacks) if s != seat]
-            return [sum(count > i for count in others) for i in range(self._reveal_range(seat))]
+            return [sum(count > stack for count in others) for _, stack in moves]
         left = [self._left(s) for s in range(self._players)]
         if face == "attack":
-            return [-left[t] - 0.5 * self._tiles[t] for t in range(self._players) if t != seat]
-        return [-left[t] + 0.1 * len(stack) for t, own in enumerate(stacks) if t != seat for stack in own]
+            return [-left[target] - 0.5 * self._tiles[target] for _, target in moves]
+        return [-left[target] + 0.1 * len(stacks[target][stack]) for _, target, stack in moves]
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -293,36 +255,30 @@ class FastSimulation(Simulation):
     # --- playing ------------------------------------------------------------------------------------
     def play(self, seat: int, move: dict, rng) -> None:
         _APPLY[move["action"]](self, seat, rng, **move)
-        self._plays = None
+        self._legal = None
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         """Simulation.play_out on compact moves, drawing from rng as it does."""
+        random, below = rng.random, rng.below
+        self._legal = None
         for played in range(cap):
             if self._winners is not None:
                 return played
             step = self._step
             actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
             seats.add(actor)
-            count = self._count(actor)
-            if greedy_share and count > 1 and rng.random() < greedy_share:
-                index = self._greedy(actor, rng)
+            moves = self._list_moves(actor)
+            count = len(moves)
+            if count == 1:
+                move = moves[0]
+            elif greedy_share and random() < greedy_share:
+                move = moves[self._greedy(actor, moves, rng)]
             else:
-                index = rng.below(count) if count > 1 else 0
-            move = self._decode(actor, index)
+                move = moves[below(count)]
             _APPLY[move[0]](self, actor, rng, *move)
-            self._plays = None
         return cap
 
     # each move's rules (decide's, and the evolve of the events it decides), called with the move's values
-    def _play(self, seat, rng, action, card):
-        self._play_card(seat, card)
-
-    def _play_drawn(self, seat, rng, action):
-        self._play_card(seat, None)
-
-    def _draw_turn(self, seat, rng, action):
-        self._draw_card(seat, "draw", rng)
-
     def _pass(self, seat, rng, action):
         self._end_turn(seat)
 
@@ -364,7 +320,7 @@ class FastSimulation(Simulation):
             self._settle(rng)
         elif self._effect == "attack":  # the target plays next
             self._step = None
-            self._give_turn(seat)
+            self._end_turn(seat, onward=False)
         else:  # a Swap or Peek cancelled for one is off
             self._step = None
             self._end_turn(self._pseat)
@@ -383,19 +339,18 @@ class FastSimulation(Simulation):
         self._step = None
         self._end_turn(seat)
 
-    # the rules' steps
-    def _play_card(self, seat: int, index: int | None) -> None:
-        """rules._card_played: index None is the card just drawn."""
+    def _play(self, seat, rng, action, card=None):
+        """A card of the held stack, or (play_drawn, no card) the card just drawn: rules._card_played."""
         own = self._stacks[seat]
-        if index is None:
+        if card is None:
             card = self._drawn
         else:
             stack = own[self._held[seat]]
-            card = stack.pop(index)
+            card = stack.pop(card)
             if not stack:  # the higher stacks move down, and the owner restarts on stack #1
                 del own[self._held[seat]]
                 self._held[seat] = 0
-        self._discard.append(card)
+        self._discard_pile.append(card)
         self._step, self._lead = None, card
         if not own:
             self._winners = [seat]
@@ -427,19 +382,20 @@ class FastSimulation(Simulation):
             held[seat] = 0
         elif held[seat] > position:
             held[seat] -= 1
-        self._discard[-1:-1] = gone
+        self._discard_pile[-1:-1] = gone
         if own:
             self._end_turn(seat)
         else:
             self._winners = [seat]
 
-    def _draw_card(self, seat: int, reason: str, rng) -> None:
-        """rules._draw_events: an empty draw pile is first the discard pile but its top, shuffled."""
-        if not self._draw:
-            pile = rng.shuffled(self._discard[:-1])
+    def _draw(self, seat: int, rng, action: str) -> None:
+        """The draw pile's top card, drawn by a `draw` or for an `attack` (the draw's reason; rules._draw_events:
+        an empty draw pile is first the discard pile but its top, shuffled)."""
+        if not self._draw_pile:
+            pile = rng.shuffled(self._discard_pile[:-1])
             pile.reverse()
-            self._draw, self._discard = pile, self._discard[-1:]
-        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw.pop(), reason
+            self._draw_pile, self._discard_pile = pile, self._discard_pile[-1:]
+        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw_pile.pop(), action
 
     def _open_window(self, seat: int, effect: str, hit, rng) -> None:
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
@@ -454,7 +410,7 @@ class FastSimulation(Simulation):
         effect = self._effect
         if effect == "attack":
             if self._can_draw():
-                self._draw_card(self._target, "attack", rng)
+                self._draw(self._target, rng, "attack")
             else:
                 self._step = None
                 self._end_turn(self._target)
@@ -470,12 +426,10 @@ class FastSimulation(Simulation):
             self._step = None
             self._end_turn(self._pseat)
 
-    def _end_turn(self, seat: int) -> None:
-        self._give_turn((seat + self._direction) % self._players)
-
-    def _give_turn(self, seat: int) -> None:
-        """rules._give_turn: after max_turns turns the fewest cards win."""
-        self._turn = seat
+    def _end_turn(self, seat: int, onward: bool = True) -> None:
+        """rules._end_turn: the turn goes to the seat after `seat` (not onward: to `seat`, rules._give_turn);
+        after max_turns turns the fewest cards win."""
+        self._turn = (seat + self._direction) % self._players if onward else seat
         self._turns += 1
         if self._turns >= self._max_turns:
             self._step = None
@@ -483,7 +437,7 @@ class FastSimulation(Simulation):
             self._winners = [s for s, n in enumerate(left) if n == min(left)]
 
     def _can_draw(self) -> bool:
-        return bool(self._draw) or len(self._discard) > 1
+        return bool(self._draw_pile) or len(self._discard_pile) > 1
 
     def _left(self, seat: int) -> int:
         return sum(map(len, self._stacks[seat]))
@@ -493,12 +447,32 @@ class FastSimulation(Simulation):
 
 
 _APPLY = {
-    "play": FastSimulation._play, "draw": FastSimulation._draw_turn, "pass": FastSimulation._pass,
-    "play_drawn": FastSimulation._play_drawn, "keep": FastSimulation._keep, "attack": FastSimulation._attack,
+    "play": FastSimulation._play, "draw": FastSimulation._draw, "pass": FastSimulation._pass,
+    "play_drawn": FastSimulation._play, "keep": FastSimulation._keep, "attack": FastSimulation._attack,
     "swap": FastSimulation._swap, "peek": FastSimulation._peek, "reveal": FastSimulation._reveal_stack,
     "free_discard": FastSimulation._free_discard, "immunity": FastSimulation._use_immunity,
     "accept": FastSimulation._accept, "exchange": FastSimulation._exchange, "end_peek": FastSimulation._end_peek,
 }
+
+
+class _Swaps:
+    """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
+    position), each decoded when asked (hundreds of them at four seats, and a playout takes one)."""
+
+    def __init__(self, stacks: list[list[list[int]]]):
+        self._table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
+
+    def __len__(self) -> int:
+        return len(self._table) * (len(self._table) - 1) // 2
+
+    def __getitem__(self, index: int) -> tuple:
+        table = self._table
+        for first, stack in enumerate(table):  # the pairs that start at `first` are the later stacks
+            later = len(table) - first - 1
+            if index < later:
+                return ("swap", *stack, *table[first + 1 + index])
+            index -= later
+        raise IndexError(index)
 
 
 def _as_dict(move: tuple) -> dict:
@@ -522,5 +496,9 @@ def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large:
 
 def _best(values: list, rng) -> int:
     """rules.greedy's choice: the highest value, ties broken by a draw per move (every move draws)."""
-    keyed = [(value, rng.random()) for value in values]
+    random = rng.random
+    if len(values) == 2:  # the commonest choice
+        first = values[0], random()
+        return 1 if (values[1], random()) > first else 0
+    keyed = [(value, random()) for value in values]
     return keyed.index(max(keyed))
