@@ -7,6 +7,8 @@ order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked
 counted and the i-th one decoded without listing them. tests/unit/test_simulation.py plays this side by
 side with the engine, move for move.
 """
+from itertools import repeat, starmap
+
 from domain.games import ninestax as rules
 from domain.simulation import Simulation
 
@@ -21,9 +23,14 @@ ATTACK, SWAP, DISCARD, REVERSE, PEEK, REVEAL, COLOR_SHIFT, FREE_DISCARD = map(FA
     "attack", "swap", "discard", "reverse", "peek", "reveal", "color_shift", "free_discard"))
 NUMBER_FACES = len(rules.NUMBERS)  # faces 0-8 are the numbers "1"-"9": a number card moves seats to its face
 CARD_BONUS = tuple(rules.CARD_BONUS.get(face, 0) for face in FACES)  # greedy's value of a card, by face
+PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + (bonus + CARD_BONUS[FACE[kind]])
+                         for kind in range(len(CARDS))) for bonus in (0, 0.3))
+# [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
+# on the stacks (Discard, Free Discard)
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
 EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
+PLAYS = tuple(("play", i) for i in range(rules.DECK_SIZE))  # ("play", i): a stack holds at most every card
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 
@@ -129,7 +136,7 @@ class FastSimulation(Simulation):
             if seat != self._turn or self._winners is not None:
                 return ()
             match = PLAYABLE[self._lead]
-            moves = [("play", i) for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
+            moves = [PLAYS[i] for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
             if self._can_draw():
                 moves.append(DRAW)
             return moves or (PASS,)
@@ -141,7 +148,7 @@ class FastSimulation(Simulation):
             return (PLAY_DRAWN, KEEP) if PLAYABLE[self._lead][self._drawn] else (KEEP,)
         stacks = self._stacks
         if step == "shift":
-            return [("play", i) for i in range(len(stacks[seat][self._held[seat]]))]
+            return list(PLAYS[:len(stacks[seat][self._held[seat]])])
         if step == "peek":
             return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
                     for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
@@ -159,9 +166,17 @@ class FastSimulation(Simulation):
     # --- greedy ------------------------------------------------------------------------------------
     def _greedy(self, seat: int, moves, rng) -> int:
         """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
-        if self._step == "choose" and self._face == "swap":
+        step = self._step
+        if step is None or step == "shift":
+            return self._greedy_play(seat, moves, rng)
+        if step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, rng)
-        return _best(self._values(seat, moves), rng)
+        values, random = self._values(seat, moves), rng.random
+        if len(values) == 2:  # the commonest choice
+            first = values[0], random()
+            return 1 if (values[1], random()) > first else 0
+        keyed = list(zip(values, _draws(rng, len(values))))  # the highest value; ties to the highest draw
+        return keyed.index(max(keyed))
 
     def _greedy_swap(self, seat: int, rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
@@ -178,9 +193,7 @@ class FastSimulation(Simulation):
         best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
                       for value, a, b, large in groups if value == top
                       for p, q in _best_pairs(sizes, first, a, b, large))
-        random = rng.random
-        draws = [random() for _ in range(table * (table - 1) // 2)]
-        return max(best, key=draws.__getitem__)
+        return max(best, key=_draws(rng, table * (table - 1) // 2).__getitem__)
 
     def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
         """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
@@ -198,17 +211,33 @@ class FastSimulation(Simulation):
                 groups.append((value, a, b, large))
         return groups
 
+    def _greedy_play(self, seat: int, moves, rng) -> int:
+        """_greedy in a turn or after a Color Shift: plays of the held stack, then draw or pass. One loop, the
+        best kept as it goes (the commonest choice of a playout)."""
+        stack = self._stacks[seat][self._held[seat]]
+        emptying, random = len(stack) == 1, rng.random
+        table = PLAY_VALUE[emptying]
+        best = None
+        for index, move in enumerate(moves):
+            if move[0] == "play":
+                value = table[stack[move[1]]]
+                if value is None:
+                    value = 1 + self._card_value(seat, stack[move[1]], emptying)
+            else:
+                value = rules.FLAT_VALUES[move[0]]
+            key = value, random()
+            if best is None or key > best:
+                best, chosen = key, index
+        return chosen
+
     def _values(self, seat: int, moves) -> list:
-        """rules.greedy's value of each of the moves (but a Swap's)."""
+        """rules.greedy's value of each of the moves (but a turn's, a Color Shift's or a Swap's)."""
         step, stacks = self._step, self._stacks
-        if step is None or step == "shift":
-            stack = stacks[seat][self._held[seat]]
-            emptying = len(stack) == 1
-            return [1 + self._card_value(seat, stack[move[1]], emptying) if move[0] == "play"
-                    else rules.FLAT_VALUES[move[0]] for move in moves]
         if step == "drawn":
-            return [1 + self._card_value(seat, self._drawn, False) if move is PLAY_DRAWN
-                    else rules.FLAT_VALUES["keep"] for move in moves]
+            value = PLAY_VALUE[False][self._drawn]
+            if value is None:
+                value = 1 + self._card_value(seat, self._drawn, False)
+            return [value, rules.FLAT_VALUES["keep"]] if len(moves) == 2 else [rules.FLAT_VALUES["keep"]]
         if step == "effect":
             return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
         if step == "peek":
@@ -494,11 +523,6 @@ def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large:
             for j, m in enumerate(sizes[b]) if m == wanted[1]]
 
 
-def _best(values: list, rng) -> int:
-    """rules.greedy's choice: the highest value, ties broken by a draw per move (every move draws)."""
-    random = rng.random
-    if len(values) == 2:  # the commonest choice
-        first = values[0], random()
-        return 1 if (values[1], random()) > first else 0
-    keyed = [(value, random()) for value in values]
-    return keyed.index(max(keyed))
+def _draws(rng, count: int) -> list[float]:
+    """rng.random() `count` times (starmap calls it from C: a Swap at four seats draws hundreds)."""
+    return list(starmap(rng.random, repeat((), count)))
