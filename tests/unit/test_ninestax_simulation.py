@@ -8,6 +8,8 @@ from hypothesis import given as for_all, settings, strategies as st
 from domain.bots.ismcts import FastRng
 from domain.games import ninestax
 from domain.games.ninestax import card
+from domain.rng import Rng
+from domain.simulation import Simulation
 from tests.support.games import given
 
 FD, CS = card(None, "free_discard"), card(None, "color_shift")
@@ -112,3 +114,19 @@ def test_greedy_s_swap_is_the_engine_s_whatever_the_stack_sizes(sizes, tiles, se
     state = table(*stacks, draw=[red(7)] * 5, lead=red(9), turn=seat, immunity=tiles[:len(sizes)])
     state = engine_play(state, seat, {"action": "play", "card": 0}, seed)
     side_by_side(state, [0], seed=seed)
+
+
+@settings(max_examples=25, deadline=None)
+@for_all(seed=st.integers(0, 2**32), players=st.integers(2, 4), greedy_share=st.sampled_from([0.0, 0.5, 1.0]),
+         cap=st.sampled_from([1, 40, 10_000]), max_turns=st.sampled_from([3, 60, 600]))
+def test_a_playout_ends_as_on_the_reference_simulation_having_drawn_the_same(seed, players, greedy_share, cap,
+                                                                             max_turns):
+    state = None
+    for event in ninestax.deal({"max_turns": max_turns}, players, Rng.derive(f"playout:{seed}", "deal")):
+        state = ninestax.evolve(state, event)
+    fast, reference = ninestax.simulation(state), Simulation(ninestax, state)
+    fast_rng, reference_rng, fast_seats, reference_seats = FastRng(seed), FastRng(seed), set(), set()
+    played = fast.play_out(cap, greedy_share, fast_seats, fast_rng)
+    assert played == reference.play_out(cap, greedy_share, reference_seats, reference_rng)
+    assert fast.state() == reference.state() and fast_seats == reference_seats
+    assert fast_rng.random() == reference_rng.random()
