@@ -7,6 +7,7 @@ order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked
 counted and the i-th one decoded without listing them. tests/unit/test_simulation.py plays this side by
 side with the engine, move for move.
 """
+from collections.abc import Callable
 from itertools import repeat, starmap
 
 from domain.games import ninestax as rules
@@ -55,14 +56,15 @@ class FastSimulation(Simulation):
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
         self._tiles = list(state["immunity"])
         self._reveal = state["reveal"]  # the engine's dict, never changed: only state() reads it
-        pending = state["pending"] or {}
-        self._step = pending.get("kind")  # None: a turn
-        self._pseat, self._face, self._effect = pending.get("seat"), pending.get("face"), pending.get("effect")
-        self._target, self._stack = pending.get("target"), pending.get("stack")
+        pending = state["pending"] or {}  # its fields, each read only in the steps that have it
+        self._step: str | None = pending.get("kind")  # None: a turn
+        self._pseat, self._face = pending.get("seat", 0), pending.get("face", "")
+        self._effect = pending.get("effect", "")
+        self._target, self._stack = pending.get("target", 0), pending.get("stack", 0)
         self._pair = tuple(map(tuple, pending.get("stacks", ())))  # a Swap's two (seat, position)
         self._waiting, self._immune = list(pending.get("waiting", ())), list(pending.get("immune", ()))
-        self._drawn = kind(pending["card"]) if pending.get("card") else None
-        self._reason = pending.get("reason")
+        self._drawn = kind(pending["card"]) if pending.get("card") else 0
+        self._reason = pending.get("reason", "")
         self._winners = state["winners"]
         self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
 
@@ -136,7 +138,8 @@ class FastSimulation(Simulation):
             if seat != self._turn or self._winners is not None:
                 return ()
             match = PLAYABLE[self._lead]
-            moves = [PLAYS[i] for i, card in enumerate(self._stacks[seat][self._held[seat]]) if match[card]]
+            held = self._stacks[seat][self._held[seat]]
+            moves: list[tuple] = [PLAYS[i] for i, card in enumerate(held) if match[card]]
             if self._can_draw():
                 moves.append(DRAW)
             return moves or (PASS,)
@@ -475,7 +478,7 @@ class FastSimulation(Simulation):
         return max(len(own) for s, own in enumerate(self._stacks) if s != seat)
 
 
-_APPLY = {
+_APPLY: dict[str, Callable[..., None]] = {
     "play": FastSimulation._play, "draw": FastSimulation._draw, "pass": FastSimulation._pass,
     "play_drawn": FastSimulation._play, "keep": FastSimulation._keep, "attack": FastSimulation._attack,
     "swap": FastSimulation._swap, "peek": FastSimulation._peek, "reveal": FastSimulation._reveal_stack,
