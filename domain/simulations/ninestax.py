@@ -3,9 +3,13 @@
 A card is its kind, face * 5 + colour (tables give each kind's card dict, face and what it matches); a seat's
 stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
 pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
-order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a step's legal moves are
-counted and the i-th one decoded without listing them. tests/unit/test_simulation.py plays this side by
-side with the engine, move for move.
+order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
+listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone.
+Greedy values moves as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
+
+What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
+instructions in 3.11), so the hot paths make few of them.
 """
 from collections.abc import Callable
 from itertools import repeat, starmap
@@ -20,8 +24,7 @@ KIND = {face: {colour: CARDS.index(rules.card(colour, face)) for colour in COLOU
 FACE = tuple(kind // len(COLOURS) for kind in range(len(CARDS)))
 NO_LEAD = len(CARDS)  # the lead's kind when any card may be played
 PLAYABLE = tuple(tuple(rules.playable(card, lead) for card in CARDS) for lead in CARDS + (None,))  # [lead][card]
-ATTACK, SWAP, DISCARD, REVERSE, PEEK, REVEAL, COLOR_SHIFT, FREE_DISCARD = map(FACES.index, (
-    "attack", "swap", "discard", "reverse", "peek", "reveal", "color_shift", "free_discard"))
+DISCARD, REVERSE, COLOR_SHIFT, FREE_DISCARD = map(FACES.index, ("discard", "reverse", "color_shift", "free_discard"))
 NUMBER_FACES = len(rules.NUMBERS)  # faces 0-8 are the numbers "1"-"9": a number card moves seats to its face
 CARD_BONUS = tuple(rules.CARD_BONUS.get(face, 0) for face in FACES)  # greedy's value of a card, by face
 PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + (bonus + CARD_BONUS[FACE[kind]])
