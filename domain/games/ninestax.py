@@ -16,7 +16,6 @@ rules make a two-step or a reaction is a `pending` step, and to_act/legal_moves 
 Stacks are positions: a Swap leaves every seat holding the same position (so it holds the stack that
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
-import sys
 from collections import Counter
 
 from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, list_of, named,
@@ -119,14 +118,17 @@ STEP_ACTIONS = {  # pending kind -> the actions that answer it
 
 
 def build_deck() -> list[dict]:
-    numbers = [card(c, n) for c in COLOURS for n in NUMBERS for _ in range(NUMBER_COPIES)]
-    actions = [card(c, a) for c in COLOURS for a, copies in ACTION_COPIES.items() for _ in range(copies)]
-    wilds = [card(None, w) for w, copies in WILD_COPIES.items() for _ in range(copies)]
-    return numbers + actions + wilds
+    """The deck in its fixed order, new dicts each time (copied: a search deals a game for every playout)."""
+    return list(map(dict.copy, _DECK))
 
 
 def card(colour: str | None, face: str) -> dict:
     return {"colour": colour, "face": face}
+
+
+_DECK = tuple([card(c, n) for c in COLOURS for n in NUMBERS for _ in range(NUMBER_COPIES)]
+              + [card(c, a) for c in COLOURS for a, copies in ACTION_COPIES.items() for _ in range(copies)]
+              + [card(None, w) for w, copies in WILD_COPIES.items() for _ in range(copies)])
 
 
 def playable(played: dict, lead: dict | None) -> bool:
@@ -369,7 +371,7 @@ def decide(state: dict, seat: int, move: dict, rng) -> list[dict]:
     expected = (TARGETED[state["pending"]["face"]],) if step == "choose" else STEP_ACTIONS[step]
     require(move["action"] in expected, "unexpected_action",
             f"now {'one of ' if len(expected) > 1 else ''}{', '.join(expected)} is expected")
-    return _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)[0]
+    return _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)
 
 
 def _step(state) -> str:
@@ -464,17 +466,15 @@ _DECIDERS = {
 }
 
 
-def _settle(state, events, rng) -> tuple[list, dict]:
-    """Evolve the move's events, then append what follows on its own: the effect of a window that
-    every seat hit has answered (the Attack's draw, the swap, the peeked cards, the reveal). The events
-    and the state after them (the simulation keeps the state and drops the events)."""
+def _settle(state, events, rng) -> list[dict]:
+    """The move's events, then what follows on its own: the effect of a window that every seat hit has
+    answered (the Attack's draw, the swap, the peeked cards, the reveal)."""
     for event in events:
         state = evolve(state, event)
     pending = state["pending"]
     if not pending or pending["kind"] != "effect" or pending["waiting"]:
-        return events, state
-    following, state = _settle(state, _effect_events(state, pending, rng), rng)
-    return events + following, state
+        return events
+    return events + _settle(state, _effect_events(state, pending, rng), rng)
 
 
 def _effect_events(state, pending, rng):
@@ -756,6 +756,10 @@ def _dealt_tokens(memory: dict, rng) -> dict:
             "discard_pile": [dealt(c) for c in state["discard_pile"]], "pending": pending}
 
 
+FLAT_VALUES = {"draw": 0.5, "keep": 0, "pass": 0, "accept": 0, "end_peek": 0}  # greedy's moves valued alike always
+CARD_BONUS = {"color_shift": 0.8, "attack": 0.6, "swap": 0.5}  # what greedy sees in playing these, roughly
+
+
 def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     """One move ahead: shed the most cards (Discard, Free Discard on the biggest stack, an emptying play),
     never draw when a card can be played, hurt the seat closest to winning, and keep the Immunity tile
@@ -786,7 +790,7 @@ def _move_value(view, seat, move) -> float:
         return _card_value(view, seat, taken) - _card_value(view, seat, given)
     if action == "immunity":
         return _hit_cost(view, seat) - 2.5
-    return {"draw": 0.5, "keep": 0, "pass": 0, "accept": 0, "end_peek": 0}[action]
+    return FLAT_VALUES[action]
 
 
 def _card_value(view, seat, played, emptying=False) -> float:
@@ -800,13 +804,7 @@ def _card_value(view, seat, played, emptying=False) -> float:
     if face == "discard":
         held = len(own[view["held"][seat]]) - 1
         return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)
-    if face == "color_shift":
-        return bonus + 0.8
-    if face == "attack":
-        return bonus + 0.6
-    if face == "swap":
-        return bonus + 0.5
-    return bonus
+    return bonus + CARD_BONUS.get(face, 0)
 
 
 def _swap_gain(view, seat, move) -> float:
@@ -860,19 +858,6 @@ def evaluate(state: dict, seat: int) -> float:
 
 
 # --- simulation -------------------------------------------------------------------------------------
-def simulation(state: dict) -> "FastSimulation":
+def simulation(state: dict) -> Simulation:
+    from domain.simulations.ninestax import FastSimulation  # imported here: it builds on this module's rules
     return FastSimulation(state)
-
-
-class FastSimulation(Simulation):
-    """9STAX for a search's playouts: the reference simulation, but a move is applied by the rules that
-    decide runs (no parse of the move, no second fold of its events: decide folds them already to see what
-    follows). The state stays the engine's, copied on each event (tests/unit/test_simulation.py plays it
-    side by side with the engine)."""
-
-    def __init__(self, state: dict):
-        super().__init__(sys.modules[__name__], state)
-
-    def play(self, seat: int, move: dict, rng) -> None:
-        state = self._state
-        self._state, self._legal = _settle(state, _DECIDERS[move["action"]](state, seat, move, rng), rng)[1], None

@@ -1,0 +1,534 @@
+"""9STAX for a search's playouts: domain/games/ninestax.py's rules once more, on a state of small ints.
+
+A card is its kind, face * 5 + colour (tables give each kind's card dict, face and what it matches); a seat's
+stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
+pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
+order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
+listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone.
+Greedy values moves as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
+
+What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
+instructions in 3.11), so the hot paths make few of them.
+"""
+from collections.abc import Callable
+from itertools import repeat, starmap
+
+from domain.games import ninestax as rules
+from domain.simulation import Simulation
+
+FACES = rules.NUMBERS + tuple(rules.ACTION_COPIES) + rules.WILDS
+COLOURS = rules.COLOURS + (None,)
+CARDS = tuple(rules.card(colour, face) for face in FACES for colour in COLOURS)  # by kind
+KIND = {face: {colour: CARDS.index(rules.card(colour, face)) for colour in COLOURS} for face in FACES}  # [face][colour]
+FACE = tuple(kind // len(COLOURS) for kind in range(len(CARDS)))
+NO_LEAD = len(CARDS)  # the lead's kind when any card may be played
+PLAYABLE = tuple(tuple(rules.playable(card, lead) for card in CARDS) for lead in CARDS + (None,))  # [lead][card]
+DISCARD, REVERSE, COLOR_SHIFT, FREE_DISCARD = map(FACES.index, ("discard", "reverse", "color_shift", "free_discard"))
+NUMBER_FACES = len(rules.NUMBERS)  # faces 0-8 are the numbers "1"-"9": a number card moves seats to its face
+CARD_BONUS = tuple(rules.CARD_BONUS.get(face, 0) for face in FACES)  # greedy's value of a card, by face
+PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + (bonus + CARD_BONUS[FACE[kind]])
+                         for kind in range(len(CARDS))) for bonus in (0, 0.3))
+# [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
+# on the stacks (Discard, Free Discard)
+
+KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
+EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
+PLAYS = tuple(("play", i) for i in range(rules.DECK_SIZE))  # ("play", i): a stack holds at most every card
+DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
+    ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
+
+
+def kinds(cards) -> list[int]:
+    return [KIND[card["face"]][card["colour"]] for card in cards]
+
+
+def kind(card: dict) -> int:
+    return KIND[card["face"]][card["colour"]]
+
+
+class FastSimulation(Simulation):
+    def __init__(self, state: dict):
+        self.rules = rules
+        self._players, self._max_turns = state["players"], state["max_turns"]
+        self._stacks = [[kinds(stack) for stack in own] for own in state["stacks"]]
+        self._held = list(state["held"])
+        self._draw_pile = kinds(reversed(state["draw_pile"]))
+        self._discard_pile = kinds(state["discard_pile"])
+        self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
+        self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
+        self._tiles = list(state["immunity"])
+        self._reveal = state["reveal"]  # the engine's dict, never changed: only state() reads it
+        pending = state["pending"] or {}  # its fields, each read only in the steps that have it
+        self._step: str | None = pending.get("kind")  # None: a turn
+        self._pseat, self._face = pending.get("seat", 0), pending.get("face", "")
+        self._effect = pending.get("effect", "")
+        self._target, self._stack = pending.get("target", 0), pending.get("stack", 0)
+        self._pair = tuple(map(tuple, pending.get("stacks", ())))  # a Swap's two (seat, position)
+        self._waiting, self._immune = list(pending.get("waiting", ())), list(pending.get("immune", ()))
+        self._drawn = kind(pending["card"]) if pending.get("card") else 0
+        self._reason = pending.get("reason", "")
+        self._winners = state["winners"]
+        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
+
+    # --- the engine's state -----------------------------------------------------------------------
+    def state(self) -> dict:
+        return {"players": self._players, "max_turns": self._max_turns,
+                "stacks": [[[CARDS[c] for c in stack] for stack in own] for own in self._stacks],
+                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)],
+                "discard_pile": [CARDS[c] for c in self._discard_pile], "direction": self._direction,
+                "turn": self._turn, "turns": self._turns, "lead": None if self._lead == NO_LEAD else CARDS[self._lead],
+                "immunity": list(self._tiles), "reveal": self._reveal, "pending": self._pending(),
+                "winners": None if self._winners is None else list(self._winners)}
+
+    def _pending(self) -> dict | None:
+        step = self._step
+        if step is None:
+            return None
+        pending = {"kind": step, "seat": self._pseat}
+        if step == "choose":
+            pending["face"] = self._face
+        elif step == "drawn":
+            pending.update(card=CARDS[self._drawn], reason=self._reason)
+        elif step == "peek":
+            pending.update(target=self._target, stack=self._stack)
+        elif step == "effect":
+            fields = {"target": self._target, "stack": self._stack, "stacks": [list(p) for p in self._pair]}
+            pending.update({key: fields[key] for key in EFFECT_KEYS[self._effect]}, effect=self._effect,
+                           waiting=list(self._waiting), immune=list(self._immune))
+        return pending
+
+    def outcome(self) -> dict | None:
+        if self._winners is None:
+            return None
+        return {"winners": list(self._winners), "scores": {str(s): self._left(s) for s in range(self._players)}}
+
+    # --- who acts and what they may play ----------------------------------------------------------
+    def to_act(self) -> list[int]:
+        if self._winners is not None:
+            return []
+        step = self._step
+        if step is None:
+            return [self._turn]
+        return list(self._waiting) if step == "effect" else [self._pseat]
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        return list(map(_as_dict, self._moves(seat)))
+
+    def move_count(self, seat: int) -> int:
+        legal = self._legal  # _moves inlined here and in move: the calls cost as much as what they do
+        return len(legal[1] if legal is not None and legal[0] == seat else self._moves(seat))
+
+    def move(self, seat: int, index: int) -> dict:
+        legal = self._legal
+        return _as_dict((legal[1] if legal is not None and legal[0] == seat else self._moves(seat))[index])
+
+    def greedy(self, seat: int, rng) -> dict:
+        moves = self._moves(seat)
+        return _as_dict(moves[self._greedy(seat, moves, rng)])
+
+    def _moves(self, seat: int):
+        """The seat's legal moves, compact, in rules.legal_moves' order (none if it does not act); kept until
+        the next move."""
+        legal = self._legal
+        if legal is None or legal[0] != seat:
+            legal = self._legal = seat, self._list_moves(seat)
+        return legal[1]
+
+    def _list_moves(self, seat: int):
+        step = self._step
+        if step is None:  # a turn, or the end (which leaves no step)
+            if seat != self._turn or self._winners is not None:
+                return ()
+            match = PLAYABLE[self._lead]
+            held = self._stacks[seat][self._held[seat]]
+            moves: list[tuple] = [PLAYS[i] for i, card in enumerate(held) if match[card]]
+            if self._can_draw():
+                moves.append(DRAW)
+            return moves or (PASS,)
+        if step == "effect":
+            return (IMMUNITY, ACCEPT) if seat in self._waiting else ()
+        if seat != self._pseat:
+            return ()
+        if step == "drawn":
+            return (PLAY_DRAWN, KEEP) if PLAYABLE[self._lead][self._drawn] else (KEEP,)
+        stacks = self._stacks
+        if step == "shift":
+            return list(PLAYS[:len(stacks[seat][self._held[seat]])])
+        if step == "peek":
+            return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
+                    for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
+        face = self._face
+        if face == "attack":
+            return [("attack", t) for t in range(self._players) if t != seat]
+        if face == "peek":
+            return [("peek", t, i) for t, own in enumerate(stacks) if t != seat for i in range(len(own))]
+        if face == "reveal":
+            return [("reveal", i) for i in range(self._reveal_range(seat))]
+        if face == "free_discard":
+            return [("free_discard", i) for i in range(len(stacks[seat]))]
+        return _Swaps(stacks)
+
+    # --- greedy ------------------------------------------------------------------------------------
+    def _greedy(self, seat: int, moves, rng) -> int:
+        """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
+        step = self._step
+        if step is None or step == "shift":
+            return self._greedy_play(seat, moves, rng)
+        if step == "choose" and self._face == "swap":
+            return self._greedy_swap(seat, rng)
+        values, random = self._values(seat, moves), rng.random
+        if len(values) == 2:  # the commonest choice
+            first = values[0], random()
+            return 1 if (values[1], random()) > first else 0
+        keyed = list(zip(values, _draws(rng, len(values))))  # the highest value; ties to the highest draw
+        return keyed.index(max(keyed))
+
+    def _greedy_swap(self, seat: int, rng) -> int:
+        """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
+        is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
+        two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
+        tie-break, in pair order."""
+        sizes = [list(map(len, own)) for own in self._stacks]
+        first = [0]  # each owner's first position in the table (seat, then position)
+        for own in sizes:
+            first.append(first[-1] + len(own))
+        groups = self._swap_groups(seat, sizes)
+        top = max(value for value, _, _, _ in groups)
+        table = first[-1]
+        best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
+                      for value, a, b, large in groups if value == top
+                      for p, q in _best_pairs(sizes, first, a, b, large))
+        return max(best, key=_draws(rng, table * (table - 1) // 2).__getitem__)
+
+    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
+        """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
+        among them, reached by the largest stacks of `large` (None: every pair, when a == b)."""
+        left = [sum(own) for own in sizes]
+        groups: list[tuple] = [(0, a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
+        for a in range(self._players):
+            for b in range(a + 1, self._players):
+                if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
+                    large, small = (a, b) if seat == a else (b, a)
+                    value = (max(sizes[large]) - min(sizes[small])) * (0.5 if self._tiles[small] else 1)
+                else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
+                    large, small = (b, a) if left[a] <= left[b] else (a, b)
+                    value = 0.3 * (max(sizes[large]) - min(sizes[small]))
+                groups.append((value, a, b, large))
+        return groups
+
+    def _greedy_play(self, seat: int, moves, rng) -> int:
+        """_greedy in a turn or after a Color Shift: plays of the held stack, then draw or pass. One loop, the
+        best kept as it goes (the commonest choice of a playout)."""
+        stack = self._stacks[seat][self._held[seat]]
+        emptying, random = len(stack) == 1, rng.random
+        table = PLAY_VALUE[emptying]
+        best = None
+        for index, move in enumerate(moves):
+            if move[0] == "play":
+                value = table[stack[move[1]]]
+                if value is None:
+                    value = 1 + self._card_value(seat, stack[move[1]], emptying)
+            else:
+                value = rules.FLAT_VALUES[move[0]]
+            key = value, random()
+            if best is None or key > best:
+                best, chosen = key, index
+        return chosen
+
+    def _values(self, seat: int, moves) -> list:
+        """rules.greedy's value of each of the moves (but a turn's, a Color Shift's or a Swap's)."""
+        step, stacks = self._step, self._stacks
+        if step == "drawn":
+            value = PLAY_VALUE[False][self._drawn]
+            if value is None:
+                value = 1 + self._card_value(seat, self._drawn, False)
+            return [value, rules.FLAT_VALUES["keep"]] if len(moves) == 2 else [rules.FLAT_VALUES["keep"]]
+        if step == "effect":
+            return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
+        if step == "peek":
+            peeked, held = stacks[self._target][self._stack], stacks[seat][self._held[seat]]
+            return [self._card_value(seat, peeked[move[1]], False) - self._card_value(seat, held[move[2]], False)
+                    if move is not END_PEEK else rules.FLAT_VALUES["end_peek"] for move in moves]
+        face = self._face
+        if face == "free_discard":
+            return [len(stacks[seat][stack]) for _, stack in moves]
+        if face == "reveal":
+            others = [len(own) for s, own in enumerate(stacks) if s != seat]
+            return [sum(count > stack for count in others) for _, stack in moves]
+        left = [self._left(s) for s in range(self._players)]
+        if face == "attack":
+            return [-left[target] - 0.5 * self._tiles[target] for _, target in moves]
+        return [-left[target] + 0.1 * len(stacks[target][stack]) for _, target, stack in moves]
+
+    def _card_value(self, seat: int, card: int, emptying: bool) -> float:
+        """rules._card_value."""
+        face, own = FACE[card], self._stacks[seat]
+        bonus = 0.3 if emptying else 0
+        if face == FREE_DISCARD:
+            return bonus + max(map(len, own)) - 0.5
+        if face == DISCARD:
+            held = len(own[self._held[seat]]) - 1
+            return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)
+        return bonus + CARD_BONUS[face]
+
+    def _hit_cost(self, seat: int) -> float:
+        """rules._hit_cost."""
+        effect = self._effect
+        if effect == "attack":
+            return 1 + 3 * (self._left(seat) <= 3)
+        if effect == "swap":
+            (a, i), (b, j) = self._pair
+            if a == b == seat or seat not in (a, b):
+                return 0
+            mine, other = ((a, i), (b, j)) if a == seat else ((b, j), (a, i))
+            stacks = self._stacks
+            return (len(stacks[other[0]][other[1]]) - len(stacks[mine[0]][mine[1]])
+                    + (2 if mine == (seat, self._held[seat]) else 0))
+        return 0
+
+    # --- playing ------------------------------------------------------------------------------------
+    def play(self, seat: int, move: dict, rng) -> None:
+        _APPLY[move["action"]](self, seat, rng, **move)
+        self._legal = None
+
+    def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
+        """Simulation.play_out on compact moves, drawing from rng as it does."""
+        random, below = rng.random, rng.below
+        self._legal = None
+        for played in range(cap):
+            if self._winners is not None:
+                return played
+            step = self._step
+            actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
+            seats.add(actor)
+            moves = self._list_moves(actor)
+            count = len(moves)
+            if count == 1:
+                move = moves[0]
+            elif greedy_share and random() < greedy_share:
+                move = moves[self._greedy(actor, moves, rng)]
+            else:
+                move = moves[below(count)]
+            _APPLY[move[0]](self, actor, rng, *move)
+        return cap
+
+    # each move's rules (decide's, and the evolve of the events it decides), called with the move's values
+    def _pass(self, seat, rng, action):
+        self._end_turn(seat)
+
+    def _keep(self, seat, rng, action):
+        own = self._stacks[seat]
+        if self._reason == "attack":  # a new highest stack
+            own.append([self._drawn])
+        else:
+            own[self._held[seat]].append(self._drawn)
+        self._step = None
+        self._end_turn(seat)
+
+    def _attack(self, seat, rng, action, target):
+        self._target = target
+        self._open_window(seat, "attack", (target,), rng)
+
+    def _swap(self, seat, rng, action, first_seat, first_stack, second_seat, second_stack):
+        self._pair = (first_seat, first_stack), (second_seat, second_stack)
+        self._open_window(seat, "swap", sorted({first_seat, second_seat} - {seat}), rng)
+
+    def _peek(self, seat, rng, action, target, stack):
+        self._target, self._stack = target, stack
+        self._open_window(seat, "peek", (target,), rng)
+
+    def _reveal_stack(self, seat, rng, action, stack):
+        self._stack = stack
+        hit = [s for s, own in enumerate(self._stacks) if s != seat and len(own) > stack]
+        self._open_window(seat, "reveal", hit, rng)
+
+    def _free_discard(self, seat, rng, action, stack):
+        self._step = None
+        self._discard_stack(seat, stack)
+
+    def _use_immunity(self, seat, rng, action):
+        self._tiles[seat] = False
+        if self._effect == "reveal":  # the Reveal goes on for the others
+            self._waiting.remove(seat)
+            self._immune.append(seat)
+            self._settle(rng)
+        elif self._effect == "attack":  # the target plays next
+            self._step = None
+            self._end_turn(seat, onward=False)
+        else:  # a Swap or Peek cancelled for one is off
+            self._step = None
+            self._end_turn(self._pseat)
+
+    def _accept(self, seat, rng, action):
+        self._waiting.remove(seat)
+        self._settle(rng)
+
+    def _exchange(self, seat, rng, action, card, own_card):
+        peeked, held = self._stacks[self._target][self._stack], self._stacks[seat][self._held[seat]]
+        peeked[card], held[own_card] = held[own_card], peeked[card]
+        self._step = None
+        self._end_turn(seat)
+
+    def _end_peek(self, seat, rng, action):
+        self._step = None
+        self._end_turn(seat)
+
+    def _play(self, seat, rng, action, card=None):
+        """A card of the held stack, or (play_drawn, no card) the card just drawn: rules._card_played."""
+        own = self._stacks[seat]
+        if card is None:
+            card = self._drawn
+        else:
+            stack = own[self._held[seat]]
+            card = stack.pop(card)
+            if not stack:  # the higher stacks move down, and the owner restarts on stack #1
+                del own[self._held[seat]]
+                self._held[seat] = 0
+        self._discard_pile.append(card)
+        self._step, self._lead = None, card
+        if not own:
+            self._winners = [seat]
+            return
+        face = FACE[card]
+        if face < NUMBER_FACES:
+            held = self._held
+            for s, stacks in enumerate(self._stacks):
+                if len(stacks) > face:
+                    held[s] = face
+            self._end_turn(seat)
+        elif face == REVERSE:
+            self._direction = -self._direction
+            self._end_turn(seat)
+        elif face == DISCARD:
+            self._discard_stack(seat, self._held[seat])
+        elif face == COLOR_SHIFT:
+            self._lead, self._step, self._pseat = NO_LEAD, "shift", seat
+        else:
+            if face == FREE_DISCARD:
+                self._lead = NO_LEAD
+            self._step, self._pseat, self._face = "choose", seat, FACES[face]
+
+    def _discard_stack(self, seat: int, position: int) -> None:
+        """rules._discard_stack: the stack goes under the discard pile's top card."""
+        own, held = self._stacks[seat], self._held
+        gone = own.pop(position)
+        if held[seat] == position:
+            held[seat] = 0
+        elif held[seat] > position:
+            held[seat] -= 1
+        self._discard_pile[-1:-1] = gone
+        if own:
+            self._end_turn(seat)
+        else:
+            self._winners = [seat]
+
+    def _draw(self, seat: int, rng, action: str) -> None:
+        """The draw pile's top card, drawn by a `draw` or for an `attack` (the draw's reason; rules._draw_events:
+        an empty draw pile is first the discard pile but its top, shuffled)."""
+        if not self._draw_pile:
+            pile = rng.shuffled(self._discard_pile[:-1])
+            pile.reverse()
+            self._draw_pile, self._discard_pile = pile, self._discard_pile[-1:]
+        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw_pile.pop(), action
+
+    def _open_window(self, seat: int, effect: str, hit, rng) -> None:
+        """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
+        self._step, self._pseat, self._effect, self._immune = "effect", seat, effect, []
+        self._waiting = [s for s in hit if self._tiles[s]]
+        self._settle(rng)
+
+    def _settle(self, rng) -> None:
+        """rules._settle and _effect_events: the effect of a window every seat hit has answered."""
+        if self._waiting:
+            return
+        effect = self._effect
+        if effect == "attack":
+            if self._can_draw():
+                self._draw(self._target, rng, "attack")
+            else:
+                self._step = None
+                self._end_turn(self._target)
+        elif effect == "peek":
+            self._step = "peek"
+        else:
+            if effect == "swap":
+                (a, i), (b, j) = self._pair
+                stacks = self._stacks
+                stacks[a][i], stacks[b][j] = stacks[b][j], stacks[a][i]
+            else:
+                self._reveal = {"stack": self._stack, "revealer": self._pseat, "immune": list(self._immune)}
+            self._step = None
+            self._end_turn(self._pseat)
+
+    def _end_turn(self, seat: int, onward: bool = True) -> None:
+        """rules._end_turn: the turn goes to the seat after `seat` (not onward: to `seat`, rules._give_turn);
+        after max_turns turns the fewest cards win."""
+        self._turn = (seat + self._direction) % self._players if onward else seat
+        self._turns += 1
+        if self._turns >= self._max_turns:
+            self._step = None
+            left = [self._left(s) for s in range(self._players)]
+            self._winners = [s for s, n in enumerate(left) if n == min(left)]
+
+    def _can_draw(self) -> bool:
+        return bool(self._draw_pile) or len(self._discard_pile) > 1
+
+    def _left(self, seat: int) -> int:
+        return sum(map(len, self._stacks[seat]))
+
+    def _reveal_range(self, seat: int) -> int:
+        return max(len(own) for s, own in enumerate(self._stacks) if s != seat)
+
+
+_APPLY: dict[str, Callable[..., None]] = {
+    "play": FastSimulation._play, "draw": FastSimulation._draw, "pass": FastSimulation._pass,
+    "play_drawn": FastSimulation._play, "keep": FastSimulation._keep, "attack": FastSimulation._attack,
+    "swap": FastSimulation._swap, "peek": FastSimulation._peek, "reveal": FastSimulation._reveal_stack,
+    "free_discard": FastSimulation._free_discard, "immunity": FastSimulation._use_immunity,
+    "accept": FastSimulation._accept, "exchange": FastSimulation._exchange, "end_peek": FastSimulation._end_peek,
+}
+
+
+class _Swaps:
+    """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
+    position), each decoded when asked (hundreds of them at four seats, and a playout takes one)."""
+
+    def __init__(self, stacks: list[list[list[int]]]):
+        self._table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
+
+    def __len__(self) -> int:
+        return len(self._table) * (len(self._table) - 1) // 2
+
+    def __getitem__(self, index: int) -> tuple:
+        table = self._table
+        for first, stack in enumerate(table):  # the pairs that start at `first` are the later stacks
+            later = len(table) - first - 1
+            if index < later:
+                return ("swap", *stack, *table[first + 1 + index])
+            index -= later
+        raise IndexError(index)
+
+
+def _as_dict(move: tuple) -> dict:
+    if len(move) == 1:
+        return {"action": move[0]}
+    if len(move) == 2:
+        return {"action": move[0], KEYS[move[0]][1]: move[1]}
+    return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
+
+
+def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[tuple]:
+    """The table positions (p, q) of the pairs of a's stack and b's that take a largest stack of `large` and
+    a smallest of the other (every pair of a's stacks if large is None)."""
+    if large is None:
+        return [(first[a] + i, first[a] + j) for i in range(len(sizes[a])) for j in range(i + 1, len(sizes[a]))]
+    big, small = max(sizes[large]), min(sizes[a + b - large])
+    wanted = (big, small) if large == a else (small, big)
+    return [(first[a] + i, first[b] + j) for i, n in enumerate(sizes[a]) if n == wanted[0]
+            for j, m in enumerate(sizes[b]) if m == wanted[1]]
+
+
+def _draws(rng, count: int) -> list[float]:
+    """rng.random() `count` times (starmap calls it from C: a Swap at four seats draws hundreds)."""
+    return list(starmap(rng.random, repeat((), count)))
