@@ -12,10 +12,9 @@ of moves (one holder's flips or switches, the swaps between the seat's holder an
 tables of those holders' codes, and only the moves of the best groups are listed.
 """
 from collections import deque
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
-from domain.games.flipout import (_MOVE_FIELDS, ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _as_tuple,
-                                  find_run, outcome)
+from domain.games.flipout import ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, find_run, outcome
 from domain.protocol import next_seat
 from domain.simulation import Simulation
 
@@ -34,44 +33,52 @@ def _window(faces: tuple) -> int:
                 for face in faces[start:start + size] if face is not None), default=0)
 
 
-def _labelled() -> tuple[list[tuple], list[tuple]]:
-    """Each code's faces relabelled 0, 1, ... in the order their colours first appear from place 0, and its
-    colours in that order (label -> colour); both by code."""
-    labelled: list[tuple] = [()]
-    seen: list[tuple] = [()]
-    for _ in PLACES:
-        longer, seen_longer = [], []
-        for colour in range(len(COLOURS)):  # the code's next digit, the most significant so far
-            for faces, colours in zip(labelled, seen):
-                if colour in colours:
-                    longer.append(faces + (colours.index(colour),))
-                    seen_longer.append(colours)
-                else:
-                    longer.append(faces + (len(colours),))
-                    seen_longer.append(colours + (colour,))
-        labelled, seen = longer, seen_longer
-    return labelled, seen
-
-
 def _code(faces) -> int:
-    return sum(face * power for face, power in zip(faces, POWERS))
+    code = 0
+    for face in reversed(faces):
+        code = code * len(COLOURS) + face
+    return code
 
 
-# Runs, windows and pairs stay when colours are renamed: of the 15,625 codes only 202 patterns (a code's
-# faces relabelled, itself a code) differ, and what greedy needs to know of a holder is built per pattern.
+def _codes(cards: list[dict]) -> tuple[int, int]:
+    """The codes of a holder's inner faces and of its outer faces."""
+    inner = outer = 0
+    for card in reversed(cards):
+        inner, outer = inner * len(COLOURS) + COLOUR_OF[card["inner"]], outer * len(COLOURS) + COLOUR_OF[card["outer"]]
+    return inner, outer
+
+
+# colours seen, in the order first seen -> per colour: (its label, the colours seen once it is)
+_STEPS = {seen: [(seen.index(colour), seen) if colour in seen else (len(seen), seen + (colour,))
+                 for colour in range(len(COLOURS))]
+          for size in range(len(COLOURS) + 1) for seen in permutations(range(len(COLOURS)), size)}
+
+
+def _patterns() -> tuple[list[int], list[tuple]]:
+    """By code: its pattern (its faces relabelled 0, 1, ... in the order their colours first appear from
+    place 0, itself a code) and its colours in that order (label -> colour)."""
+    patterns, seen = [0], [()]
+    for power in POWERS:  # the code's next digit, the most significant so far, is the outer loop
+        patterns = [pattern + _STEPS[colours][colour][0] * power
+                    for colour in range(len(COLOURS)) for pattern, colours in zip(patterns, seen)]
+        seen = [_STEPS[colours][colour][1] for colour in range(len(COLOURS)) for colours in seen]
+    return patterns, seen
+
+
+# Runs, windows and pairs stay when colours are renamed: of the 15,625 codes only 202 patterns differ, and
+# what greedy needs to know of a holder is built per pattern.
 FACES = [faces[::-1] for faces in product(range(len(COLOURS)), repeat=HOLDER_SIZE)]  # a code's face at each place
-_LABELLED, SEEN = _labelled()  # SEEN: a code's colours by label
-_PATTERNS = {faces: _code(faces) for faces in _LABELLED}
-PATTERN = [_PATTERNS[faces] for faces in _LABELLED]
-_RUN_SIZES = {pattern: (find_run(faces) or (0, 0))[1] for faces, pattern in _PATTERNS.items()}
-_WINDOWS = {pattern: _window(faces) for faces, pattern in _PATTERNS.items()}
-_PAIRS = {pattern: tuple(left for left in range(HOLDER_SIZE - 1) if faces[left] == faces[left + 1])
-          for faces, pattern in _PATTERNS.items()}
+PATTERN, SEEN = _patterns()  # SEEN: a code's colours by label
+_RUN_SIZES = {pattern: (find_run(FACES[pattern]) or (0, 0))[1] for pattern in set(PATTERN)}
+_WINDOWS = {pattern: _window(FACES[pattern]) for pattern in _RUN_SIZES}
+_PAIRS = {pattern: tuple(left for left in range(HOLDER_SIZE - 1) if FACES[pattern][left] == FACES[pattern][left + 1])
+          for pattern in _RUN_SIZES}
 RUN_SIZES = [_RUN_SIZES[pattern] for pattern in PATTERN]
 WINDOWS = [_WINDOWS[pattern] for pattern in PATTERN]
 PAIRS = [_PAIRS[pattern] for pattern in PATTERN]
-_LABELS = {colours: tuple(colours.index(colour) if colour in colours else len(colours)
-                          for colour in range(len(COLOURS))) for colours in set(SEEN)}
+PAIR_COUNTS = [len(pairs) for pairs in PAIRS]
+HAS_RUN = [int(size > 0) for size in RUN_SIZES]
+_LABELS = {seen: tuple(label for label, _ in steps) for seen, steps in _STEPS.items()}
 LABELS = [_LABELS[colours] for colours in SEEN]  # a code's label of each colour (one it does not show: the next)
 
 
@@ -81,9 +88,10 @@ def _take_theirs(code: int) -> int:
 
 
 def _taking(code: int, place: int, width: int, colour: int) -> int:
-    """The code after `colour` comes in at `width` places from `place`."""
+    """The code after `colour` comes in at `width` (1 or 2) places from `place`."""
     faces = FACES[code]
-    return code + sum((colour - faces[p]) * POWERS[p] for p in range(place, place + width))
+    after = code + (colour - faces[place]) * POWERS[place]
+    return after if width == 1 else after + (colour - faces[place + 1]) * POWERS[place + 1]
 
 
 def _best(scored) -> tuple:
@@ -136,15 +144,22 @@ class _Holder:
         self.swaps = (_Swaps(pattern, 1), _Swaps(pattern, 2))
 
 
-_HOLDERS = {pattern: _Holder(pattern) for pattern in _PATTERNS.values()}
-HOLDERS = [_HOLDERS[pattern] for pattern in PATTERN]
+class _Holders(dict):
+    """_Holder by pattern, each built when greedy first meets it (random playouts need none)."""
+
+    def __missing__(self, pattern: int) -> _Holder:
+        holder = self[pattern] = _Holder(pattern)
+        return holder
+
+
+HOLDERS = _Holders()
 
 
 def _swap_best(mine: int, theirs: int, width: int, weight: int) -> tuple[int, list[tuple[int, int]]]:
     """The best value of the swaps of `width` between my holder and theirs (codes of the faces I see), and
     the (my slot, their slot) of every swap of that value (some twice). A swap's value is its change to my
     holder (by the colour their slot shows me) unless it also makes a run for me to swipe (a lure)."""
-    here, there = HOLDERS[mine].swaps[width - 1], HOLDERS[theirs].swaps[width - 1]
+    here, there = HOLDERS[PATTERN[mine]].swaps[width - 1], HOLDERS[PATTERN[theirs]].swaps[width - 1]
     my_label, their_colours = LABELS[mine], SEEN[theirs]
     best, found = -1, []
     for label, their_slots in enumerate(there.showing):
@@ -167,82 +182,70 @@ def _swap_best(mine: int, theirs: int, width: int, weight: int) -> tuple[int, li
 
 
 class _Moves:
-    """The legal moves of the seat to act, as where each kind starts in legal_moves' list; a table's flips,
-    switches and swap1s always number alike."""
-    __slots__ = ("seat", "others", "swap2", "score", "swipe", "swipes", "draw", "token", "count")
+    """Where each group of the seat to act's legal moves after its swap1s starts in legal_moves' list (the
+    flips, switches and swap1s of a table always number alike)."""
+    __slots__ = ("seat", "swap2", "score", "swipe", "swipes", "draw", "token")
 
     def __init__(self, simulation: "FastSimulation"):
-        players, seat, outer = len(simulation.inner), simulation.turn, simulation.outer
-        self.seat, self.others = seat, [other for other in range(players) if other != seat]
-        mine = simulation.inner[seat]
-        start = (HOLDER_SIZE + len(SWITCHES)) * players + SWAP1S * (players - 1)
-        self.swap2 = []  # (start, target, its pairs) with a pair of mine and one of the target's
-        for target in self.others:
+        seat, outer = simulation.turn, simulation.outer
+        self.seat, mine = seat, simulation.inner[seat]
+        start = simulation.fixed
+        self.swap2 = []  # (start, target, its pairs), when it and I have pairs
+        for target in simulation.others[seat]:
             if PAIRS[mine] and PAIRS[outer[target]]:
                 self.swap2.append((start, target, PAIRS[outer[target]]))
                 start += len(PAIRS[mine]) * len(PAIRS[outer[target]])
         self.score = start if RUN_SIZES[mine] else None
         self.swipe = start + (self.score is not None)
-        self.swipes = [target for target in self.others if RUN_SIZES[outer[target]]]
+        self.swipes = [target for target in simulation.others[seat] if RUN_SIZES[outer[target]]]
         start = self.swipe + len(self.swipes)
-        self.draw = start if players == 2 and simulation.deck else None
-        start += HOLDER_SIZE if self.draw is not None else 0
-        tokens = simulation.tokens
-        self.token = start if tokens is not None and tokens[seat] > 0 and not simulation.token_spent else None
-        self.count = start + (self.token is not None)
+        self.draw = start if len(outer) == 2 and simulation.deck else None
+        self.token = start + (HOLDER_SIZE if self.draw is not None else 0)  # when it can be spent
 
-    def decoded(self, simulation: "FastSimulation", index: int) -> tuple:
-        """The move at `index`, as flipout._as_tuple gives it."""
-        players = len(simulation.inner)
-        flips, switches = HOLDER_SIZE * players, len(SWITCHES) * players
-        if index < flips:
-            return ("flip", *divmod(index, HOLDER_SIZE))
-        if index < flips + switches:
-            holder, switch = divmod(index - flips, len(SWITCHES))
-            return ("switch", holder, *SWITCHES[switch])
-        if index < flips + switches + SWAP1S * (players - 1):
-            other, places = divmod(index - flips - switches, SWAP1S)
-            return ("swap1", self.others[other], *divmod(places, HOLDER_SIZE))
+    def move(self, simulation: "FastSimulation", index: int) -> dict:
+        """The move at an index past the swap1s."""
         if index < self.swipe - (self.score is not None):
             start, target, theirs = next(part for part in reversed(self.swap2) if part[0] <= index)
             mine = PAIRS[simulation.inner[self.seat]]
             their_pair, my_pair = divmod(index - start, len(mine))
-            return "swap2", target, mine[my_pair], theirs[their_pair]
+            return {"action": "swap2", "target": target, "mine": mine[my_pair], "theirs": theirs[their_pair]}
         if index == self.score:
-            return ("score",)
+            return {"action": "score"}
         if index < self.swipe + len(self.swipes):
-            return "swipe", self.swipes[index - self.swipe]
+            return {"action": "swipe", "target": self.swipes[index - self.swipe]}
         if index == self.token:
-            return ("spend_token",)
-        return "draw", index - self.draw
+            return {"action": "spend_token"}
+        return {"action": "draw", "place": index - self.draw}
 
 
 class FastSimulation(Simulation):
-    """FlipOut for a search's playouts: holders as codes, the deck a deque of (up, down) colour indices,
-    score piles of (colour, other), and no events. The same rules as decide and evolve
+    """FlipOut for a search's playouts: holders as codes, the deck and the score piles of the engine's cards
+    (a playout seldom reads them), and no events. The same rules as decide and evolve
     (tests/unit/test_simulation.py plays both side by side)."""
 
     def __init__(self, state: dict):
         self.options = state["options"]
-        self.inner = [_code(COLOUR_OF[card["inner"]] for card in holder) for holder in state["holders"]]
-        self.outer = [_code(COLOUR_OF[card["outer"]] for card in holder) for holder in state["holders"]]
+        codes = [_codes(holder) for holder in state["holders"]]
+        self.inner, self.outer = [inner for inner, _ in codes], [outer for _, outer in codes]
         self.sizes = [len(holder) for holder in state["holders"]]
-        self.deck = deque((COLOUR_OF[card["up"]], COLOUR_OF[card["down"]]) for card in state["deck"])
-        self.piles = [[(COLOUR_OF[card["colour"]], COLOUR_OF[card["other"]]) for card in pile]
-                      for pile in state["score_piles"]]
+        self.deck = deque(state["deck"])
+        self.piles = [list(pile) for pile in state["score_piles"]]
         self.tokens = None if state["tokens"] is None else list(state["tokens"])
         self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
         self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
-        self.moves: _Moves | None = None  # the legal moves until the next move
+        players = len(self.inner)
+        self.others = [tuple(other for other in range(players) if other != seat) for seat in range(players)]
+        self.fixed = (HOLDER_SIZE + len(SWITCHES)) * players + SWAP1S * (players - 1)  # flips, switches, swap1s
+        self.stall = self.options["stall_rounds"] * players  # turns without a set that end the game
+        self.count: int | None = None  # the seat to act's legal moves, until the next move
+        self.moves: _Moves | None = None
 
     def state(self) -> dict:
         holders = [[{"inner": COLOURS[inner], "outer": COLOURS[outer]}
                     for inner, outer in zip(FACES[self.inner[h]][:size], FACES[self.outer[h]][:size])]
                    for h, size in enumerate(self.sizes)]
         return {"options": self.options, "holders": holders,
-                "deck": [{"up": COLOURS[up], "down": COLOURS[down]} for up, down in self.deck],
-                "score_piles": [[{"colour": COLOURS[colour], "other": COLOURS[other]} for colour, other in pile]
-                                for pile in self.piles],
+                "deck": list(self.deck), "score_piles": [list(pile) for pile in self.piles],
                 "tokens": None if self.tokens is None else list(self.tokens), "turn": self.turn,
                 "actions_left": self.actions_left, "token_spent": self.token_spent, "turns": self.turns,
                 "quiet_since": self.quiet_since, "finished": self.end is not None, "end": self.end}
@@ -250,65 +253,127 @@ class FastSimulation(Simulation):
     def to_act(self) -> list[int]:
         return [] if self.end is not None else [self.turn]
 
-    def _legal(self) -> _Moves:
-        if self.moves is None:
-            self.moves = _Moves(self)
-        return self.moves
-
     def legal_moves(self, seat: int) -> list[dict]:
         return [self.move(seat, index) for index in range(self.move_count(seat))]
 
     def move_count(self, seat: int) -> int:
-        return self._legal().count if seat == self.turn and self.end is None else 0
+        if seat != self.turn or self.end is not None:
+            return 0
+        if self.count is None:
+            mine, outer, pairs = self.inner[seat], self.outer, PAIR_COUNTS
+            count = self.fixed + HAS_RUN[mine]
+            for target in self.others[seat]:
+                count += pairs[mine] * pairs[outer[target]] + HAS_RUN[outer[target]]
+            if len(outer) == 2 and self.deck:
+                count += HOLDER_SIZE
+            self.count = count + self._can_spend()
+        return self.count
+
+    def _can_spend(self) -> bool:
+        return self.tokens is not None and self.tokens[self.turn] > 0 and not self.token_spent
 
     def move(self, seat: int, index: int) -> dict:
-        action, *values = self._legal().decoded(self, index)
-        return {"action": action, **dict(zip(_MOVE_FIELDS[action], values))}
+        flips = HOLDER_SIZE * len(self.inner)
+        if index < flips:
+            holder, place = divmod(index, HOLDER_SIZE)
+            return {"action": "flip", "holder": holder, "place": place}
+        swap1s = flips + len(SWITCHES) * len(self.inner)
+        if index < swap1s:
+            holder, switch = divmod(index - flips, len(SWITCHES))
+            first, second = SWITCHES[switch]
+            return {"action": "switch", "holder": holder, "first": first, "second": second}
+        if index < self.fixed:
+            other, places = divmod(index - swap1s, SWAP1S)
+            mine, theirs = divmod(places, HOLDER_SIZE)
+            return {"action": "swap1", "target": self.others[seat][other], "mine": mine, "theirs": theirs}
+        return self._later().move(self, index)
+
+    def _later(self) -> _Moves:
+        if self.moves is None:
+            self.moves = _Moves(self)
+        return self.moves
 
     def greedy(self, seat: int, rng) -> dict:
-        return self.move(seat, self._greedy(self._legal(), rng))
+        return self.move(seat, self._greedy(rng))
 
     def play(self, seat: int, move: dict, rng) -> None:
-        self._play(seat, _as_tuple(move))
+        self.count = self.moves = None
+        action = move["action"]
+        if action == "swap1":
+            self._swap(seat, move["target"], move["mine"], move["theirs"])
+        elif action == "switch":
+            self._switch(move["holder"], move["first"], move["second"])
+        elif action == "flip":
+            self._flip(move["holder"], move["place"])
+        elif action == "swap2":
+            self._swap(seat, move["target"], move["mine"], move["theirs"])
+            self._swap(seat, move["target"], move["mine"] + 1, move["theirs"] + 1)
+        elif action == "draw":
+            self._draw(seat, move["place"])
+        elif action == "spend_token":
+            assert self.tokens is not None  # spend_token is legal only with tokens
+            self.tokens[seat] -= 1
+            self.actions_left += 1
+            self.token_spent = True
+            return  # not an action: the turn and the stall count stay
+        else:  # score or swipe: the run goes to the piles, its holder refills
+            owner = seat if action == "score" else move["target"]
+            run = self._taken(owner, action == "swipe")
+            if action == "score":
+                self.piles[seat] += run
+            else:
+                self.piles[owner].append(run[0])
+                self.piles[seat] += run[1:]
+            self.quiet_since = self.turns + 1
+            short = self._refill(owner)
+            self._action_done()
+            if short:
+                self._end("deck_exhausted", owner)
+            return
+        if self.actions_left > 1:
+            self.actions_left -= 1
+        else:
+            self._action_done()
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         for played in range(cap):
             if self.end is not None:
                 return played
-            moves = self._legal()
-            seats.add(moves.seat)
-            count = moves.count
+            seat = self.turn
+            seats.add(seat)
+            count = self.move_count(seat)
             if greedy_share and count > 1 and rng.random() < greedy_share:
-                index = self._greedy(moves, rng)
+                index = self._greedy(rng)
             else:
                 index = rng.below(count) if count > 1 else 0
-            self._play(moves.seat, moves.decoded(self, index))
+            self.play(seat, self.move(seat, index), rng)
         return cap
 
     def outcome(self) -> dict | None:
         return None if self.end is None else outcome(self.state())
 
     # --- greedy -----------------------------------------------------------------------------------------
-    def _greedy(self, moves: _Moves, rng) -> int:
-        """flipout.greedy's choice (its index), with its rng draws."""
-        weight = 10 if self.actions_left > 1 else 4  # as in flipout._greedy_values
+    def _greedy(self, rng) -> int:
+        """flipout.greedy's choice for the seat to act (its index), with its rng draws."""
+        moves, count = self._later(), self.move_count(self.turn)
         takes = []  # (value, index) of each set to take
         if moves.score is not None:
-            takes.append((100.5 + RUN_SIZES[self.inner[moves.seat]], moves.score))
+            takes.append((100.5 + RUN_SIZES[self.inner[self.turn]], moves.score))
         takes += [(100 + _take_theirs(self.outer[target]), moves.swipe + i) for i, target in enumerate(moves.swipes)]
-        if moves.token is not None and ((takes and self.actions_left == 1) or len(self.deck) <= 12):
+        if self._can_spend() and ((takes and self.actions_left == 1) or len(self.deck) <= 12):
             takes.append((200, moves.token))  # (a token otherwise weighs less than any move)
         if takes:  # worth 100 or more: any other move 6 * 10 + 4 at most
             top = max(value for value, _ in takes)
-            return _pick([index for value, index in takes if value == top], moves.count, rng)
-        return _pick(self._best_changes(moves, weight), moves.count, rng)
+            return _pick([index for value, index in takes if value == top], count, rng)
+        return _pick(self._best_changes(moves), count, rng)
 
-    def _best_changes(self, moves: _Moves, weight: int) -> list[int]:
+    def _best_changes(self, moves: _Moves) -> list[int]:
         """The indices of the best moves that change holders, when no set can be taken (so only the holders
         a move changes differ from the holders as they are)."""
-        players, seat, outer = len(self.inner), moves.seat, self.outer
+        players, seat, outer = len(self.inner), self.turn, self.outer
+        weight = 10 if self.actions_left > 1 else 4  # a set I can take with my next action is surest
         my_code = self.inner[seat]
-        mine = HOLDERS[my_code]
+        mine = HOLDERS[PATTERN[my_code]]
         top, ties = -1, []
 
         def offer(value: int, start: int, offsets) -> None:
@@ -321,8 +386,8 @@ class FastSimulation(Simulation):
         switches, swap1s = HOLDER_SIZE * players, (HOLDER_SIZE + len(SWITCHES)) * players
         (take, window), changed = mine.switch_mine
         offer(weight * take + window, switches + len(SWITCHES) * seat, changed)
-        for other, target in enumerate(moves.others):
-            theirs = HOLDERS[outer[target]]
+        for other, target in enumerate(self.others[seat]):
+            theirs = HOLDERS[PATTERN[outer[target]]]
             take, changed = theirs.switch_theirs
             offer(weight * take + mine.window, switches + len(SWITCHES) * target, changed)
             value, found = _swap_best(my_code, outer[target], 1, weight)
@@ -331,9 +396,9 @@ class FastSimulation(Simulation):
         for start, target, _ in moves.swap2:
             value, found = _swap_best(my_code, outer[target], 2, weight)
             if value >= top:
-                offer(value, start, [len(PAIRS[my_code]) * j + i for i, j in found])
+                offer(value, start, [PAIR_COUNTS[my_code] * j + i for i, j in found])
         # a flip of another holder shows me a face I have not seen there, which makes no set: my window stays
-        for target in moves.others:
+        for target in self.others[seat]:
             offer(mine.window, HOLDER_SIZE * target, PLACES)
         window, places = mine.flip
         offer(window, HOLDER_SIZE * seat, places)
@@ -342,106 +407,70 @@ class FastSimulation(Simulation):
         return sorted(set(ties))
 
     # --- moves ------------------------------------------------------------------------------------------
-    def _play(self, seat: int, move: tuple) -> None:
-        self.moves = None
-        action = move[0]
-        if action == "flip":
-            self._flip(*move[1:])
-        elif action == "switch":
-            self._switch(*move[1:])
-        elif action == "swap1":
-            self._swap(seat, *move[1:])
-        elif action == "swap2":
-            _, target, mine, theirs = move
-            self._swap(seat, target, mine, theirs)
-            self._swap(seat, target, mine + 1, theirs + 1)
-        elif action == "draw":
-            self._draw(seat, move[1])
-        elif action == "spend_token":
-            assert self.tokens is not None  # spend_token is legal only with tokens
-            self.tokens[seat] -= 1
-            self.actions_left += 1
-            self.token_spent = True
-            self._check_end(None)
-            return
-        else:  # score or swipe: the run goes to the piles, its holder refills
-            owner = seat if action == "score" else move[1]
-            run = self._taken(owner, action == "swipe")
-            if action == "score":
-                self.piles[seat] += run
-            else:
-                self.piles[owner].append(run[0])
-                self.piles[seat] += run[1:]
-            self.quiet_since = self.turns + 1
-            self._action_done()
-            self._check_end(self._refill(owner))
-            return
-        self._action_done()
-        self._check_end(None)
-
     def _flip(self, holder: int, place: int) -> None:
-        inner, outer, power = self.inner[holder], self.outer[holder], POWERS[place]
-        change = (outer // power % 5 - inner // power % 5) * power
+        inner, outer = self.inner[holder], self.outer[holder]
+        change = (FACES[outer][place] - FACES[inner][place]) * POWERS[place]
         self.inner[holder], self.outer[holder] = inner + change, outer - change
 
     def _switch(self, holder: int, first: int, second: int) -> None:
-        for codes in (self.inner, self.outer):
-            faces = FACES[codes[holder]]
-            codes[holder] += (faces[second] - faces[first]) * (POWERS[first] - POWERS[second])
+        inner, outer, apart = self.inner[holder], self.outer[holder], POWERS[first] - POWERS[second]
+        inner_faces, outer_faces = FACES[inner], FACES[outer]
+        self.inner[holder] = inner + (inner_faces[second] - inner_faces[first]) * apart
+        self.outer[holder] = outer + (outer_faces[second] - outer_faces[first]) * apart
 
     def _swap(self, seat: int, target: int, mine: int, theirs: int) -> None:
         """My card at `mine` and the target's at `theirs` change places, each turned around."""
-        my_inner, my_outer = FACES[self.inner[seat]][mine], FACES[self.outer[seat]][mine]
-        their_inner, their_outer = FACES[self.inner[target]][theirs], FACES[self.outer[target]][theirs]
-        self.inner[seat] += (their_outer - my_inner) * POWERS[mine]
-        self.outer[seat] += (their_inner - my_outer) * POWERS[mine]
-        self.inner[target] += (my_outer - their_inner) * POWERS[theirs]
-        self.outer[target] += (my_inner - their_outer) * POWERS[theirs]
+        inner, outer = self.inner, self.outer
+        my_inner, my_outer, their_inner, their_outer = inner[seat], outer[seat], inner[target], outer[target]
+        a, b, c, d = FACES[my_inner][mine], FACES[my_outer][mine], FACES[their_inner][theirs], FACES[their_outer][theirs]
+        here, there = POWERS[mine], POWERS[theirs]
+        inner[seat], outer[seat] = my_inner + (d - a) * here, my_outer + (c - b) * here
+        inner[target], outer[target] = their_inner + (b - c) * there, their_outer + (a - d) * there
 
     def _draw(self, seat: int, place: int) -> None:
         """The deck's top card comes in underside facing me; the card there goes under the deck as if drawn."""
-        up, down = self.deck.popleft()
+        card = self.deck.popleft()
         inner, outer = FACES[self.inner[seat]][place], FACES[self.outer[seat]][place]
-        self.inner[seat] += (down - inner) * POWERS[place]
-        self.outer[seat] += (up - outer) * POWERS[place]
-        self.deck.append((outer, inner))
+        self.inner[seat] += (COLOUR_OF[card["down"]] - inner) * POWERS[place]
+        self.outer[seat] += (COLOUR_OF[card["up"]] - outer) * POWERS[place]
+        self.deck.append({"up": COLOURS[outer], "down": COLOURS[inner]})
 
-    def _taken(self, owner: int, outward: bool) -> list[tuple[int, int]]:
+    def _taken(self, owner: int, outward: bool) -> list[dict]:
         """The owner's run (of inner faces, or of outer ones) out of the holder, the rest closing up to the
-        left: its cards as (colour, other), colour the face the run was seen on."""
+        left: its cards as a score pile holds them (flipout.collected)."""
         size = self.sizes[owner]
         inner, outer = list(FACES[self.inner[owner]][:size]), list(FACES[self.outer[owner]][:size])
         seen, hidden = (outer, inner) if outward else (inner, outer)
         start, count, _ = find_run(seen)  # type: ignore[misc]  # a legal score or swipe has a run
-        run = list(zip(seen[start:start + count], hidden[start:start + count]))
+        run = [{"colour": COLOURS[colour], "other": COLOURS[other]}
+               for colour, other in zip(seen[start:start + count], hidden[start:start + count])]
         del inner[start:start + count], outer[start:start + count]
         self.inner[owner], self.outer[owner], self.sizes[owner] = _code(inner), _code(outer), size - count
         return run
 
-    def _refill(self, owner: int) -> int | None:
-        """The owner draws up to 6; the owner if the deck ran short (the game then ends), else None."""
+    def _refill(self, owner: int) -> bool:
+        """The owner draws up to 6; whether the deck ran short (the game then ends)."""
         while self.sizes[owner] < HOLDER_SIZE and self.deck:
-            up, down = self.deck.popleft()
+            card = self.deck.popleft()
             power = POWERS[self.sizes[owner]]
-            self.inner[owner] += down * power
-            self.outer[owner] += up * power
+            self.inner[owner] += COLOUR_OF[card["down"]] * power
+            self.outer[owner] += COLOUR_OF[card["up"]] * power
             self.sizes[owner] += 1
-        return owner if self.sizes[owner] < HOLDER_SIZE else None
+        return self.sizes[owner] < HOLDER_SIZE
 
     def _action_done(self) -> None:
+        """One action is used; after the last one the turn passes, and the game ends when a stall_rounds
+        rounds have passed without a set (only a turn's end brings that on)."""
         if self.actions_left > 1:
             self.actions_left -= 1
-        else:
-            self.turn, self.actions_left = next_seat(self.turn, len(self.inner)), ACTIONS_PER_TURN
-            self.token_spent, self.turns = False, self.turns + 1
-
-    def _check_end(self, short: int | None) -> None:
-        if short is not None:
-            reason = "deck_exhausted"
-        elif self.turns - self.quiet_since >= self.options["stall_rounds"] * len(self.inner):
-            reason = "stalled"
-        else:
             return
+        self.turn, self.actions_left = next_seat(self.turn, len(self.inner)), ACTIONS_PER_TURN
+        self.token_spent, self.turns = False, self.turns + 1
+        if self.turns - self.quiet_since >= self.stall:
+            self._end("stalled", None)
+
+    def _end(self, reason: str, short: int | None) -> None:
+        """Every seat collects the run facing it, if it has one."""
         for owner, size in enumerate(self.sizes):
             if find_run(FACES[self.inner[owner]][:size]):
                 self.piles[owner] += self._taken(owner, False)
