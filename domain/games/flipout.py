@@ -533,9 +533,11 @@ def redact(event: dict, seat: int | None) -> dict:
 
 # --- the result -------------------------------------------------------------------------------------
 def outcome(state: dict) -> dict | None:
-    if not state["finished"]:
-        return None
-    piles = state["score_piles"]
+    return outcome_of_piles(state["score_piles"]) if state["finished"] else None
+
+
+def outcome_of_piles(piles: list[list[dict]]) -> dict:
+    """A finished game's result, which its score piles alone decide."""
     rank = {seat: (len(pile), _most_of_one_colour(pile)) for seat, pile in enumerate(piles)}
     best = max(rank.values())
     return {"winners": [seat for seat, r in rank.items() if r == best],

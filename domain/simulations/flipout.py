@@ -12,9 +12,10 @@ of moves (one holder's flips or switches, the swaps between the seat's holder an
 tables of those holders' codes, and only the moves of the best groups are listed.
 """
 from collections import deque
+from functools import cache
 from itertools import combinations, permutations, product
 
-from domain.games.flipout import ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, find_run, outcome
+from domain.games.flipout import ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _legal, find_run, outcome_of_piles
 from domain.protocol import next_seat
 from domain.simulation import Simulation
 
@@ -181,6 +182,20 @@ def _swap_best(mine: int, theirs: int, width: int, weight: int) -> tuple[int, li
     return best, found
 
 
+@cache
+def _changes(players: int) -> tuple[tuple[dict, ...], ...]:
+    """Each seat's flips, switches and swap1s, the same at every table of `players` in play (6 cards a
+    holder), in legal_moves' order: the engine's own list from faces that make no pair and no run. Built
+    once and shared, as the reference simulation shares its list of legal moves."""
+    faces = [(0, 1) * (HOLDER_SIZE // 2)] * players
+    return tuple(tuple(_legal(faces, faces, seat, False, False)) for seat in range(players))
+
+
+@cache
+def _others(players: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(other for other in range(players) if other != seat) for seat in range(players))
+
+
 class _Moves:
     """Where each group of the seat to act's legal moves after its swap1s starts in legal_moves' list (the
     flips, switches and swap1s of a table always number alike)."""
@@ -234,8 +249,8 @@ class FastSimulation(Simulation):
         self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
         self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
         players = len(self.inner)
-        self.others = [tuple(other for other in range(players) if other != seat) for seat in range(players)]
-        self.fixed = (HOLDER_SIZE + len(SWITCHES)) * players + SWAP1S * (players - 1)  # flips, switches, swap1s
+        self.others, self.changes = _others(players), _changes(players)
+        self.fixed = len(self.changes[0])
         self.stall = self.options["stall_rounds"] * players  # turns without a set that end the game
         self.count: int | None = None  # the seat to act's legal moves, until the next move
         self.moves: _Moves | None = None
@@ -259,33 +274,26 @@ class FastSimulation(Simulation):
     def move_count(self, seat: int) -> int:
         if seat != self.turn or self.end is not None:
             return 0
-        if self.count is None:
-            mine, outer, pairs = self.inner[seat], self.outer, PAIR_COUNTS
-            count = self.fixed + HAS_RUN[mine]
+        count = self.count
+        if count is None:
+            mine, outer = self.inner[seat], self.outer
+            count, pairs = self.fixed + HAS_RUN[mine], PAIR_COUNTS[mine]
             for target in self.others[seat]:
-                count += pairs[mine] * pairs[outer[target]] + HAS_RUN[outer[target]]
+                theirs = outer[target]
+                count += pairs * PAIR_COUNTS[theirs] + HAS_RUN[theirs]
             if len(outer) == 2 and self.deck:
                 count += HOLDER_SIZE
-            self.count = count + self._can_spend()
-        return self.count
+            if self.tokens is not None and self._can_spend():
+                count += 1
+            self.count = count
+        return count
 
     def _can_spend(self) -> bool:
         return self.tokens is not None and self.tokens[self.turn] > 0 and not self.token_spent
 
     def move(self, seat: int, index: int) -> dict:
-        flips = HOLDER_SIZE * len(self.inner)
-        if index < flips:
-            holder, place = divmod(index, HOLDER_SIZE)
-            return {"action": "flip", "holder": holder, "place": place}
-        swap1s = flips + len(SWITCHES) * len(self.inner)
-        if index < swap1s:
-            holder, switch = divmod(index - flips, len(SWITCHES))
-            first, second = SWITCHES[switch]
-            return {"action": "switch", "holder": holder, "first": first, "second": second}
         if index < self.fixed:
-            other, places = divmod(index - swap1s, SWAP1S)
-            mine, theirs = divmod(places, HOLDER_SIZE)
-            return {"action": "swap1", "target": self.others[seat][other], "mine": mine, "theirs": theirs}
+            return self.changes[seat][index]
         return self._later().move(self, index)
 
     def _later(self) -> _Moves:
@@ -350,7 +358,7 @@ class FastSimulation(Simulation):
         return cap
 
     def outcome(self) -> dict | None:
-        return None if self.end is None else outcome(self.state())
+        return None if self.end is None else outcome_of_piles(self.piles)
 
     # --- greedy -----------------------------------------------------------------------------------------
     def _greedy(self, rng) -> int:
