@@ -708,8 +708,9 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
     (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
     on it; the values of one holder's flips and switches, and of the swaps between two holders, are
-    remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
-    time, and one action changes at most two holders, so most of it was weighed before."""
+    remembered between calls: greedy weighs 85-250 moves each action, and one action changes at most two
+    holders, so most of it was weighed before. The fast simulation (domain/simulations/flipout.py) weighs
+    the same values its own way, from tables: a change here is a change there (test_simulation.py)."""
     takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
     window = _window_of(faces[seat])
     weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest

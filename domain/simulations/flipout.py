@@ -35,6 +35,7 @@ def _window(faces: tuple) -> int:
 
 
 def _code(faces) -> int:
+    """The code of faces (colour indices) from place 0."""
     code = 0
     for face in reversed(faces):
         code = code * len(COLOURS) + face
@@ -272,6 +273,8 @@ class FastSimulation(Simulation):
         return [self.move(seat, index) for index in range(self.move_count(seat))]
 
     def move_count(self, seat: int) -> int:
+        """Counted from the codes every move (_Moves, where each group starts, is built only for a move past
+        the swap1s or for greedy)."""
         if seat != self.turn or self.end is not None:
             return 0
         count = self.count
@@ -283,7 +286,7 @@ class FastSimulation(Simulation):
                 count += pairs * PAIR_COUNTS[theirs] + HAS_RUN[theirs]
             if len(outer) == 2 and self.deck:
                 count += HOLDER_SIZE
-            if self.tokens is not None and self._can_spend():
+            if self.tokens is not None and self._can_spend():  # (without the variant, no call)
                 count += 1
             self.count = count
         return count
@@ -306,7 +309,7 @@ class FastSimulation(Simulation):
 
     def play(self, seat: int, move: dict, rng) -> None:
         self.count = self.moves = None
-        action = move["action"]
+        action, short = move["action"], None
         if action == "swap1":
             self._swap(seat, move["target"], move["mine"], move["theirs"])
         elif action == "switch":
@@ -324,24 +327,14 @@ class FastSimulation(Simulation):
             self.actions_left += 1
             self.token_spent = True
             return  # not an action: the turn and the stall count stay
-        else:  # score or swipe: the run goes to the piles, its holder refills
-            owner = seat if action == "score" else move["target"]
-            run = self._taken(owner, action == "swipe")
-            if action == "score":
-                self.piles[seat] += run
-            else:
-                self.piles[owner].append(run[0])
-                self.piles[seat] += run[1:]
-            self.quiet_since = self.turns + 1
-            short = self._refill(owner)
-            self._action_done()
-            if short:
-                self._end("deck_exhausted", owner)
-            return
+        else:
+            short = self._collect(seat, seat if action == "score" else move["target"])
         if self.actions_left > 1:
             self.actions_left -= 1
         else:
-            self._action_done()
+            self._pass_turn()
+        if short is not None:
+            self._end("deck_exhausted", short)
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         for played in range(cap):
@@ -429,8 +422,10 @@ class FastSimulation(Simulation):
     def _swap(self, seat: int, target: int, mine: int, theirs: int) -> None:
         """My card at `mine` and the target's at `theirs` change places, each turned around."""
         inner, outer = self.inner, self.outer
-        my_inner, my_outer, their_inner, their_outer = inner[seat], outer[seat], inner[target], outer[target]
-        a, b, c, d = FACES[my_inner][mine], FACES[my_outer][mine], FACES[their_inner][theirs], FACES[their_outer][theirs]
+        my_inner, my_outer = inner[seat], outer[seat]
+        their_inner, their_outer = inner[target], outer[target]
+        a, b = FACES[my_inner][mine], FACES[my_outer][mine]
+        c, d = FACES[their_inner][theirs], FACES[their_outer][theirs]
         here, there = POWERS[mine], POWERS[theirs]
         inner[seat], outer[seat] = my_inner + (d - a) * here, my_outer + (c - b) * here
         inner[target], outer[target] = their_inner + (b - c) * there, their_outer + (a - d) * there
@@ -442,6 +437,18 @@ class FastSimulation(Simulation):
         self.inner[seat] += (COLOUR_OF[card["down"]] - inner) * POWERS[place]
         self.outer[seat] += (COLOUR_OF[card["up"]] - outer) * POWERS[place]
         self.deck.append({"up": COLOURS[outer], "down": COLOURS[inner]})
+
+    def _collect(self, seat: int, owner: int) -> int | None:
+        """A score (owner: the seat) or a swipe: the run goes to the piles (a swipe's leftmost card to its
+        victim), its holder refills; the owner if the deck ran short (the game then ends), else None."""
+        run = self._taken(owner, owner != seat)
+        if owner == seat:
+            self.piles[seat] += run
+        else:
+            self.piles[owner].append(run[0])
+            self.piles[seat] += run[1:]
+        self.quiet_since = self.turns + 1
+        return owner if self._refill(owner) else None
 
     def _taken(self, owner: int, outward: bool) -> list[dict]:
         """The owner's run (of inner faces, or of outer ones) out of the holder, the rest closing up to the
@@ -466,12 +473,9 @@ class FastSimulation(Simulation):
             self.sizes[owner] += 1
         return self.sizes[owner] < HOLDER_SIZE
 
-    def _action_done(self) -> None:
-        """One action is used; after the last one the turn passes, and the game ends when a stall_rounds
-        rounds have passed without a set (only a turn's end brings that on)."""
-        if self.actions_left > 1:
-            self.actions_left -= 1
-            return
+    def _pass_turn(self) -> None:
+        """After the turn's last action; the game ends when stall_rounds rounds have passed without a set
+        (only a turn's end brings that on)."""
         self.turn, self.actions_left = next_seat(self.turn, len(self.inner)), ACTIONS_PER_TURN
         self.token_spent, self.turns = False, self.turns + 1
         if self.turns - self.quiet_since >= self.stall:
@@ -487,8 +491,9 @@ class FastSimulation(Simulation):
 
 def _pick(ties: list[int], count: int, rng) -> int:
     """flipout._best's choice among the moves of the top value: one rng.random() per legal move, the tie of
-    the highest draw wins. One tie needs no draw's value, only as many: getrandbits(64) takes the two 32-bit
-    words of the Mersenne Twister that random() takes."""
+    the highest draw wins. One tie needs no draw's value, only as many draws: `rng` is a random.Random (the
+    search's FastRng), whose getrandbits(64) takes the two 32-bit words of its Mersenne Twister that
+    random() takes."""
     if len(ties) == 1:
         rng.getrandbits(64 * count)
         return ties[0]
