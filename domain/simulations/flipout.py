@@ -59,7 +59,8 @@ _STEPS = {seen: [(seen.index(colour), seen) if colour in seen else (len(seen), s
 def _patterns() -> tuple[list[int], list[tuple]]:
     """By code: its pattern (its faces relabelled 0, 1, ... in the order their colours first appear from
     place 0, itself a code) and its colours in that order (label -> colour)."""
-    patterns, seen = [0], [()]
+    patterns: list[int] = [0]
+    seen: list[tuple] = [()]
     for power in POWERS:  # the code's next digit, the most significant so far, is the outer loop
         patterns = [pattern + _STEPS[colours][colour][0] * power
                     for colour in range(len(COLOURS)) for pattern, colours in zip(patterns, seen)]
@@ -163,7 +164,8 @@ def _swap_best(mine: int, theirs: int, width: int, weight: int) -> tuple[int, li
     holder (by the colour their slot shows me) unless it also makes a run for me to swipe (a lure)."""
     here, there = HOLDERS[PATTERN[mine]].swaps[width - 1], HOLDERS[PATTERN[theirs]].swaps[width - 1]
     my_label, their_colours = LABELS[mine], SEEN[theirs]
-    best, found = -1, []
+    best = -1
+    found: list[tuple[int, int]] = []
     for label, their_slots in enumerate(there.showing):
         if their_slots:
             (take, window), my_slots = here.gain[my_label[their_colours[label]]]
@@ -231,6 +233,7 @@ class _Moves:
             return {"action": "swipe", "target": self.swipes[index - self.swipe]}
         if index == self.token:
             return {"action": "spend_token"}
+        assert self.draw is not None  # the draws are the only moves left
         return {"action": "draw", "place": index - self.draw}
 
 
