@@ -9,7 +9,8 @@ to weigh the moves that change it) is looked up by code. A move is an index into
 Greedy weighs all 85-250 legal moves every action. While no set can be taken, a move's value is
 weight * take + window of the holders it changes alone (flipout._greedy_values), so the best of each group
 of moves (one holder's flips or switches, the swaps between the seat's holder and another) comes from
-tables of those holders' codes, and only the moves of the best groups are listed.
+tables of those holders' patterns (their faces with the colours renamed in order of appearance: 202 of
+them), and only the moves of the best groups are listed.
 """
 from collections import deque
 from functools import cache
