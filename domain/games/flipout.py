@@ -7,7 +7,7 @@ A card has two coloured faces. Where it lies says what its faces are called:
 Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (3 with a token spent);
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
-from collections import Counter, deque
+from collections import Counter
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
@@ -533,9 +533,11 @@ def redact(event: dict, seat: int | None) -> dict:
 
 # --- the result -------------------------------------------------------------------------------------
 def outcome(state: dict) -> dict | None:
-    if not state["finished"]:
-        return None
-    piles = state["score_piles"]
+    return outcome_of_piles(state["score_piles"]) if state["finished"] else None
+
+
+def outcome_of_piles(piles: list[list[dict]]) -> dict:
+    """A finished game's result, which its score piles alone decide."""
     rank = {seat: (len(pile), _most_of_one_colour(pile)) for seat, pile in enumerate(piles)}
     best = max(rank.values())
     return {"winners": [seat for seat, r in rank.items() if r == best],
@@ -676,16 +678,16 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
     and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
-    faces = _faces_seen(view["holders"], seat, lambda card, face: card[face])
+    faces = _faces_seen(view["holders"], seat)
     every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
     values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)
     value_of = {_as_tuple(move): value for move, value in zip(every, values)}
     return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
 
 
-def _faces_seen(holders: list[list], seat: int, face_of) -> list[tuple]:
+def _faces_seen(holders: list[list], seat: int) -> list[tuple]:
     """Each holder as this seat sees it: its own inner faces, the others' outer faces."""
-    return [tuple(face_of(card, "inner" if owner == seat else "outer") for card in cards)
+    return [tuple(card["inner" if owner == seat else "outer"] for card in cards)
             for owner, cards in enumerate(holders)]
 
 
@@ -706,8 +708,9 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
     (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
     on it; the values of one holder's flips and switches, and of the swaps between two holders, are
-    remembered between calls: greedy plays every move of a search's playouts and weighs 85-250 moves each
-    time, and one action changes at most two holders, so most of it was weighed before."""
+    remembered between calls: greedy weighs 85-250 moves each action, and one action changes at most two
+    holders, so most of it was weighed before. The fast simulation (domain/simulations/flipout.py) weighs
+    the same values its own way, from tables: a change here is a change there (test_simulation.py)."""
     takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
     window = _window_of(faces[seat])
     weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
@@ -802,135 +805,7 @@ def evaluate(state: dict, seat: int) -> float:
 
 
 # --- simulation -------------------------------------------------------------------------------------
-def simulation(state: dict) -> "FastSimulation":
+def simulation(state: dict) -> Simulation:
+    # imported here: domain/simulations/flipout.py builds on this module
+    from domain.simulations.flipout import FastSimulation
     return FastSimulation(state)
-
-
-class FastSimulation(Simulation):
-    """FlipOut for a search's playouts: cards as (inner, outer) tuples in lists changed in place, the deck a
-    deque of (up, down), and no events. The same rules as decide and
-    evolve (tests/unit/test_simulation.py plays both side by side)."""
-
-    def __init__(self, state: dict):
-        self.options = state["options"]
-        self.holders = [[(card["inner"], card["outer"]) for card in holder] for holder in state["holders"]]
-        self.deck = deque((card["up"], card["down"]) for card in state["deck"])
-        self.piles = [[(card["colour"], card["other"]) for card in pile] for pile in state["score_piles"]]
-        self.tokens = None if state["tokens"] is None else list(state["tokens"])
-        self.turn, self.actions_left, self.token_spent = state["turn"], state["actions_left"], state["token_spent"]
-        self.turns, self.quiet_since, self.end = state["turns"], state["quiet_since"], state["end"]
-        self.moves: tuple | None = None  # (seat, its legal moves) until the next move
-
-    def state(self) -> dict:
-        return {"options": self.options,
-                "holders": [[{"inner": inner, "outer": outer} for inner, outer in holder] for holder in self.holders],
-                "deck": [{"up": up, "down": down} for up, down in self.deck],
-                "score_piles": [[{"colour": colour, "other": other} for colour, other in pile] for pile in self.piles],
-                "tokens": None if self.tokens is None else list(self.tokens), "turn": self.turn,
-                "actions_left": self.actions_left, "token_spent": self.token_spent, "turns": self.turns,
-                "quiet_since": self.quiet_since, "finished": self.end is not None, "end": self.end}
-
-    def to_act(self) -> list[int]:
-        return [] if self.end is not None else [self.turn]
-
-    def _moves(self, seat: int) -> list[dict]:
-        if self.moves is None or self.moves[0] != seat:
-            if seat != self.turn or self.end is not None:
-                return []
-            inner = [tuple(card[0] for card in holder) for holder in self.holders]
-            outer = [tuple(card[1] for card in holder) for holder in self.holders]
-            can_spend = self.tokens is not None and self.tokens[seat] > 0 and not self.token_spent
-            self.moves = seat, _legal(inner, outer, seat, bool(self.deck), can_spend)
-        return self.moves[1]
-
-    def legal_moves(self, seat: int) -> list[dict]:
-        return list(self._moves(seat))
-
-    def move_count(self, seat: int) -> int:
-        return len(self._moves(seat))
-
-    def move(self, seat: int, index: int) -> dict:
-        return self._moves(seat)[index]
-
-    def greedy(self, seat: int, rng) -> dict:
-        faces = _faces_seen(self.holders, seat, lambda card, face: card[face == "outer"])
-        moves = self._moves(seat)
-        return moves[_best(_greedy_values(faces, seat, self.actions_left, len(self.deck), moves), rng)]
-
-    def play(self, seat: int, move: dict, rng) -> None:
-        self.moves = None
-        action, holders = move["action"], self.holders
-        if action == "flip":
-            cards = holders[move["holder"]]
-            inner, outer = cards[move["place"]]
-            cards[move["place"]] = outer, inner
-        elif action == "switch":
-            cards, first, second = holders[move["holder"]], move["first"], move["second"]
-            cards[first], cards[second] = cards[second], cards[first]
-        elif action in ("swap1", "swap2"):
-            own, other, mine, theirs = holders[seat], holders[move["target"]], move["mine"], move["theirs"]
-            for i in range(1 if action == "swap1" else 2):
-                (own_inner, own_outer), (their_inner, their_outer) = own[mine + i], other[theirs + i]
-                own[mine + i], other[theirs + i] = (their_outer, their_inner), (own_outer, own_inner)
-        elif action == "draw":
-            cards, place = holders[seat], move["place"]
-            up, down = self.deck.popleft()
-            (inner, outer), cards[place] = cards[place], (down, up)
-            self.deck.append((outer, inner))
-        elif action == "spend_token":
-            assert self.tokens is not None  # spend_token is legal only with tokens
-            self.tokens[seat] -= 1
-            self.actions_left += 1
-            self.token_spent = True
-            self._check_end(None)
-            return
-        else:  # score or swipe: the run goes to the piles, its holder refills
-            owner = seat if action == "score" else move["target"]
-            seen = 0 if action == "score" else 1
-            start, count, _ = required(find_run([card[seen] for card in holders[owner]]), "no_set", "no run")
-            run = [(card[seen], card[1 - seen]) for card in holders[owner][start:start + count]]
-            del holders[owner][start:start + count]
-            if action == "score":
-                self.piles[seat] += run
-            else:
-                self.piles[owner].append(run[0])
-                self.piles[seat] += run[1:]
-            self.quiet_since = self.turns + 1
-            self._action_done()
-            self._check_end(self._refill(owner))
-            return
-        self._action_done()
-        self._check_end(None)
-
-    def _action_done(self) -> None:
-        if self.actions_left > 1:
-            self.actions_left -= 1
-        else:
-            self.turn, self.actions_left = next_seat(self.turn, len(self.holders)), ACTIONS_PER_TURN
-            self.token_spent, self.turns = False, self.turns + 1
-
-    def _refill(self, owner: int) -> int | None:
-        """The owner draws up to 6; the owner if the deck ran short (the game then ends), else None."""
-        cards = self.holders[owner]
-        while len(cards) < HOLDER_SIZE and self.deck:
-            up, down = self.deck.popleft()
-            cards.append((down, up))
-        return owner if len(cards) < HOLDER_SIZE else None
-
-    def _check_end(self, short: int | None) -> None:
-        if short is not None:
-            reason = "deck_exhausted"
-        elif self.turns - self.quiet_since >= self.options["stall_rounds"] * len(self.holders):
-            reason = "stalled"
-        else:
-            return
-        for owner, cards in enumerate(self.holders):
-            run = find_run([card[0] for card in cards])
-            if run:
-                start, count, _ = run
-                self.piles[owner] += cards[start:start + count]
-                del cards[start:start + count]
-        self.end = {"reason": reason, "seat": short}
-
-    def outcome(self) -> dict | None:
-        return None if self.end is None else outcome(self.state())
