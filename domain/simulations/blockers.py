@@ -1,0 +1,273 @@
+"""Blockers for a search's playouts: the rules of domain/games/blockers.py once more, on small ints.
+
+A card is an int: a Victory card colour * 5 + shape (0..24), a Kicker 25 + its colour (Kicker i is colour i
+and shape i). A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is
+kept twice: a list of cards by place (EMPTY where taken), and per colour and per shape a bitmask of the
+places holding one, so that the places matching a card are two lookups and an `or`. A move is an int: a take
+hand_card << 4 | place, PASS or KICKER; move dicts are built only when asked for.
+"""
+from domain.games import blockers as rules
+from domain.simulation import Simulation
+
+EMPTY = -1
+PLACE_BIT = tuple(1 << place for place in range(len(rules.PLACES)))
+PLACE_INDEX = {place: index for index, place in enumerate(rules.PLACES)}
+HAND_INDEX = {hand_card: index for index, hand_card in enumerate(rules.HAND_CARDS)}
+AREA_MASK = tuple(sum(PLACE_BIT[PLACE_INDEX[place]] for place in rules.AREAS[hand_card])
+                  for hand_card in rules.HAND_CARDS)
+
+COLOUR_COUNT, SHAPE_COUNT = len(rules.COLOURS), len(rules.SHAPES)
+KICKER_BASE = COLOUR_COUNT * SHAPE_COUNT
+# An empty stack takes any card: its top is a card of a sixth colour, whose mask holds every occupied place,
+# and of a sixth shape, whose mask stays 0.
+ANY = COLOUR_COUNT
+NO_TOP = KICKER_BASE + len(rules.KICKER_PAIRS)
+CARD_DICTS = tuple([{"colour": colour, "shape": shape} for colour in rules.COLOURS for shape in rules.SHAPES]
+                   + rules.kicker_cards())
+COLOUR_OF = tuple([rules.COLOURS.index(card["colour"]) for card in CARD_DICTS] + [ANY])
+SHAPE_OF = tuple([rules.SHAPES.index(card["shape"]) for card in CARD_DICTS] + [ANY])
+VICTORY_CODES = {colour: {shape: colour_index * SHAPE_COUNT + shape_index for shape_index, shape in enumerate(rules.SHAPES)}
+                 for colour_index, colour in enumerate(rules.COLOURS)}
+KICKER_CODES = {card["colour"]: KICKER_BASE + index for index, card in enumerate(rules.kicker_cards())}
+# what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
+VICTORY_DECK = tuple(VICTORY_CODES[card["colour"]][card["shape"]] for card in rules.victory_cards())
+KICKER_DECK = tuple(KICKER_CODES[card["colour"]] for card in rules.kicker_cards())
+HAND_DECK = tuple(range(len(rules.HAND_CARDS)))
+
+PASS, KICKER = -1, -2
+MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
+              **{hand << 4 | place: {"action": "take", "hand_card": hand_card, "place": rules.PLACES[place]}
+                 for hand, hand_card in enumerate(rules.HAND_CARDS) for place in range(len(rules.PLACES))}}
+STUCK, STUCK_WITH_KICKER = (PASS,), (PASS, KICKER)
+NO_SEAT = -1
+
+
+def _takes_by_open_places(hand_card: int) -> dict[int, tuple[int, ...]]:
+    """For a hand card, each subset of its area's places -> the takes of those places, in the engine's order
+    (an area lists its places in increasing index)."""
+    places = [place for place, bit in enumerate(PLACE_BIT) if AREA_MASK[hand_card] & bit]
+    subsets = [[place for i, place in enumerate(places) if chosen >> i & 1] for chosen in range(1 << len(places))]
+    return {sum(PLACE_BIT[place] for place in subset): tuple(hand_card << 4 | place for place in subset)
+            for subset in subsets}
+
+
+TAKES = tuple(_takes_by_open_places(hand_card) for hand_card in HAND_DECK)
+
+
+class FastSimulation(Simulation):
+    """Blockers on small ints and bitmasks, changed in place; the same rules, rng draws and greedy choice as
+    the engine's (tests/unit/test_simulation.py plays both side by side)."""
+
+    def __init__(self, state: dict):  # the base class's engine state is replaced by this representation
+        self.rules = rules
+        self._players, self._games, self._match_first = state["players"], state["games"], state["match_first"]
+        self._scores = list(state["scores"])
+        self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
+        self._passes, self._finished = state["passes"], state["finished"]
+        self._grid = [EMPTY if card is None else VICTORY_CODES[card["colour"]][card["shape"]]
+                      for card in map(state["grid"].__getitem__, rules.PLACES)]
+        self._deck = [VICTORY_CODES[card["colour"]][card["shape"]] for card in state["deck"]]
+        self._stacks = [[_code(card) for card in stack] for stack in state["stacks"]]
+        self._kickers = [_code(card) for card in state["kickers"]]
+        self._kickers_aside = [_code(card) for card in state["kickers_aside"]]
+        self._kicker_played = list(state["kicker_played"])
+        self._hands = [[HAND_INDEX[card] for card in hand] for hand in state["hands"]]
+        self._hand_decks = [[HAND_INDEX[card] for card in deck] for deck in state["hand_decks"]]
+        self._played = [[HAND_INDEX[card] for card in played] for played in state["played"]]
+        self._index()
+
+    def _index(self) -> None:
+        """The grid's masks by colour and by shape, the stacks' tops, and no moves listed yet."""
+        self._colours, self._shapes = [0] * (COLOUR_COUNT + 1), [0] * (SHAPE_COUNT + 1)
+        for place, card in enumerate(self._grid):
+            if card != EMPTY:
+                self._put(place, card)
+        self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
+        self._listed_seat, self._listed_moves = NO_SEAT, STUCK
+
+    def _put(self, place: int, card: int) -> None:
+        bit = PLACE_BIT[place]
+        self._grid[place] = card
+        self._colours[COLOUR_OF[card]] |= bit
+        self._shapes[SHAPE_OF[card]] |= bit
+        self._colours[ANY] |= bit
+
+    # --- the simulation's interface: the engine's states and moves ---------------------------------
+    def state(self) -> dict:
+        return {
+            "players": self._players, "games": self._games, "match_first": self._match_first,
+            "scores": list(self._scores), "game": self._game, "first": self._first, "turn": self._turn,
+            "passes": self._passes, "finished": self._finished,
+            "grid": {place: None if card == EMPTY else dict(CARD_DICTS[card])
+                     for place, card in zip(rules.PLACES, self._grid)},
+            "deck": _cards(self._deck), "stacks": [_cards(stack) for stack in self._stacks],
+            "kickers": _cards(self._kickers), "kickers_aside": _cards(self._kickers_aside),
+            "kicker_played": list(self._kicker_played),
+            "hands": _hand_cards(self._hands), "hand_decks": _hand_cards(self._hand_decks),
+            "played": _hand_cards(self._played),
+        }
+
+    def to_act(self) -> list[int]:
+        return [] if self._finished else [self._turn]
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        return [dict(MOVE_DICTS[move]) for move in self._listed(seat)]
+
+    def move_count(self, seat: int) -> int:
+        return len(self._listed(seat))
+
+    def move(self, seat: int, index: int) -> dict:
+        return dict(MOVE_DICTS[self._listed(seat)[index]])
+
+    def greedy(self, seat: int, rng) -> dict:
+        return dict(MOVE_DICTS[self._greedy(seat, self._listed(seat), rng.random)])
+
+    def play(self, seat: int, move: dict, rng) -> None:
+        action = move["action"]
+        if action == "take":
+            self._play(seat, HAND_INDEX[move["hand_card"]] << 4 | PLACE_INDEX[move["place"]], rng)
+        else:
+            self._play(seat, PASS if action == "pass" else KICKER, rng)
+
+    def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
+        random, below = rng.random, rng.below
+        for played in range(cap):
+            if self._finished:
+                return played
+            seat = self._turn
+            seats.add(seat)
+            moves = self._listed(seat)
+            count = len(moves)
+            if greedy_share and count > 1 and random() < greedy_share:
+                self._play(seat, self._greedy(seat, moves, random), rng)
+            else:
+                self._play(seat, moves[below(count)] if count > 1 else moves[0], rng)
+        return cap
+
+    def outcome(self) -> dict | None:
+        if not self._finished:
+            return None
+        totals = [sum(game[seat] for game in self._scores) for seat in range(self._players)]
+        best = max(totals)
+        return {"winners": [seat for seat, total in enumerate(totals) if total == best],
+                "scores": {str(seat): total for seat, total in enumerate(totals)}}
+
+    # --- the rules on ints -------------------------------------------------------------------------
+    def _listed(self, seat: int) -> tuple[int, ...]:
+        """The seat's legal moves: every take, hand card by hand card and place by place; only if there is
+        none, pass and the kicker. Kept until the next move (a caller asks for the count, then one move)."""
+        if seat == self._listed_seat:
+            return self._listed_moves
+        if self._finished or seat != self._turn:
+            return ()
+        top = self._tops[seat]
+        open_places = self._colours[COLOUR_OF[top]] | self._shapes[SHAPE_OF[top]]
+        moves: tuple[int, ...] = ()
+        for hand_card in self._hands[seat]:
+            moves += TAKES[hand_card][AREA_MASK[hand_card] & open_places]
+        if not moves:
+            moves = STUCK if self._kicker_played[seat] else STUCK_WITH_KICKER
+        self._listed_seat, self._listed_moves = seat, moves
+        return moves
+
+    def _greedy(self, seat: int, moves: tuple[int, ...], random) -> int:
+        """rules.greedy on ints. A take's value: twice the cards left matching the taken one (its next top)
+        that the rest of the hand reaches, plus all of them, plus a tie-break draw; the first best wins, as in
+        max. Stuck, the kicker only if it opens a take now and leaves another card matching it."""
+        hand, colours, shapes = self._hands[seat], self._colours, self._shapes
+        if moves[0] < 0:
+            kicker = self._kickers[seat]
+            matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
+            opens = matching.bit_count() >= 2 and any(AREA_MASK[hand_card] & matching for hand_card in hand)
+            return KICKER if len(moves) > 1 and opens else PASS
+        grid = self._grid
+        best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
+        for move in moves:
+            hand_card, place = move >> 4, move & 15
+            if hand_card != weighed:
+                weighed, reach = hand_card, 0
+                for kept in hand:
+                    if kept != hand_card:
+                        reach |= AREA_MASK[kept]
+            card = grid[place]
+            left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
+            value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    def _play(self, seat: int, move: int, rng) -> None:
+        self._listed_seat = NO_SEAT
+        if move < 0:
+            self._stuck(seat, move, rng)
+            return
+        hand_card, place = move >> 4, move & 15
+        grid, bit = self._grid, PLACE_BIT[place]
+        card = grid[place]
+        grid[place] = EMPTY
+        self._colours[COLOUR_OF[card]] ^= bit
+        self._shapes[SHAPE_OF[card]] ^= bit
+        self._colours[ANY] ^= bit
+        self._stacks[seat].append(card)
+        self._tops[seat] = card
+        hand, deck, played = self._hands[seat], self._hand_decks[seat], self._played[seat]
+        hand.remove(hand_card)
+        hand.append(deck.pop(0))
+        played.append(hand_card)
+        if not deck:  # the last card was drawn: every played hand card becomes the new deck
+            self._hand_decks[seat] = rng.shuffled(played)
+            played.clear()
+        self._turn, self._passes = (seat + 1) % self._players, 0
+
+    def _stuck(self, seat: int, move: int, rng) -> None:
+        """The kicker, or a pass; the last pass of a cycle refills the grid or ends the game."""
+        self._turn = (seat + 1) % self._players
+        if move == KICKER:
+            self._stacks[seat].append(self._kickers[seat])
+            self._tops[seat] = self._kickers[seat]
+            self._kicker_played[seat], self._passes = True, 0
+            return
+        self._passes += 1
+        if self._passes < self._players:
+            return
+        empty = [place for place, card in enumerate(self._grid) if card == EMPTY]
+        if empty and len(self._deck) >= len(empty):
+            for place, card in zip(empty, self._deck):
+                self._put(place, card)
+            del self._deck[:len(empty)]
+            self._passes = 0
+            return
+        self._scores.append([len(stack) - 1 if kicked else len(stack) + 1  # a played kicker does not count
+                             for stack, kicked in zip(self._stacks, self._kicker_played)])
+        self._finished = self._game + 1 >= self._games
+        if not self._finished:
+            self._deal(self._game + 1, rng)
+
+    def _deal(self, game: int, rng) -> None:
+        """rules._dealt and the game it starts, drawing the same shuffles."""
+        players = self._players
+        cards, kickers = rng.shuffled(VICTORY_DECK), rng.shuffled(KICKER_DECK)
+        hand_decks = [rng.shuffled(HAND_DECK) for _ in range(players)]
+        self._game, self._first = game, (self._match_first + game) % players
+        self._turn, self._passes = self._first, 0
+        self._grid, self._deck = cards[:len(PLACE_BIT)], cards[len(PLACE_BIT):]
+        self._kickers, self._kickers_aside = kickers[:players], kickers[players:]
+        self._hands = [deck[:rules.HAND_SIZE] for deck in hand_decks]
+        self._hand_decks = [deck[rules.HAND_SIZE:] for deck in hand_decks]
+        self._stacks, self._played = [[] for _ in range(players)], [[] for _ in range(players)]
+        self._kicker_played = [False] * players
+        self._index()
+
+
+def _code(card: dict) -> int:
+    if card.get("kicker"):
+        return KICKER_CODES[card["colour"]]
+    return VICTORY_CODES[card["colour"]][card["shape"]]
+
+
+def _cards(codes: list[int]) -> list[dict]:
+    return [dict(CARD_DICTS[code]) for code in codes]
+
+
+def _hand_cards(lists: list[list[int]]) -> list[list[str]]:
+    return [[rules.HAND_CARDS[card] for card in cards] for cards in lists]
