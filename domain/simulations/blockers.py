@@ -52,6 +52,10 @@ def _takes_by_open_places(hand_card: int) -> dict[int, tuple[int, ...]]:
 
 
 TAKES = tuple(_takes_by_open_places(hand_card) for hand_card in HAND_DECK)
+HAND_BIT = tuple(1 << hand_card for hand_card in HAND_DECK)
+REACH = [0] * (1 << len(HAND_DECK))  # a set of hand cards as a mask -> the places their areas open
+for _held in range(1, len(REACH)):
+    REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
 
 
 class FastSimulation(Simulation):
@@ -64,8 +68,6 @@ class FastSimulation(Simulation):
         self._scores = list(state["scores"])
         self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
         self._passes, self._finished = state["passes"], state["finished"]
-        self._grid = [EMPTY if card is None else VICTORY_CODES[card["colour"]][card["shape"]]
-                      for card in map(state["grid"].__getitem__, rules.PLACES)]
         self._deck = [VICTORY_CODES[card["colour"]][card["shape"]] for card in state["deck"]]
         self._stacks = [[_code(card) for card in stack] for stack in state["stacks"]]
         self._kickers = [_code(card) for card in state["kickers"]]
@@ -74,23 +76,25 @@ class FastSimulation(Simulation):
         self._hands = [[HAND_INDEX[card] for card in hand] for hand in state["hands"]]
         self._hand_decks = [[HAND_INDEX[card] for card in deck] for deck in state["hand_decks"]]
         self._played = [[HAND_INDEX[card] for card in played] for played in state["played"]]
-        self._index()
+        self._index([EMPTY if card is None else VICTORY_CODES[card["colour"]][card["shape"]]
+                     for card in map(state["grid"].__getitem__, rules.PLACES)])
 
-    def _index(self) -> None:
-        """The grid's masks by colour and by shape, the stacks' tops, and no moves listed yet."""
-        self._colours, self._shapes = [0] * (COLOUR_COUNT + 1), [0] * (SHAPE_COUNT + 1)
-        for place, card in enumerate(self._grid):
-            if card != EMPTY:
-                self._put(place, card)
+    def _index(self, grid: list[int]) -> None:
+        """The grid (its masks by colour and by shape too), the stacks' tops, and no moves listed yet."""
+        self._grid, self._colours, self._shapes = [EMPTY] * len(PLACE_BIT), [0] * (COLOUR_COUNT + 1), [0] * (SHAPE_COUNT + 1)
+        self._fill(range(len(PLACE_BIT)), grid)
         self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
 
-    def _put(self, place: int, card: int) -> None:
-        bit = PLACE_BIT[place]
-        self._grid[place] = card
-        self._colours[COLOUR_OF[card]] |= bit
-        self._shapes[SHAPE_OF[card]] |= bit
-        self._colours[ANY] |= bit
+    def _fill(self, places, cards) -> None:
+        grid, colours, shapes = self._grid, self._colours, self._shapes
+        for place, card in zip(places, cards):
+            if card != EMPTY:
+                bit = PLACE_BIT[place]
+                grid[place] = card
+                colours[COLOUR_OF[card]] |= bit
+                shapes[SHAPE_OF[card]] |= bit
+                colours[ANY] |= bit
 
     # --- the simulation's interface: the engine's states and moves ---------------------------------
     def state(self) -> dict:
@@ -114,10 +118,10 @@ class FastSimulation(Simulation):
         return [dict(MOVE_DICTS[move]) for move in self._listed(seat)]
 
     def move_count(self, seat: int) -> int:
-        return len(self._listed(seat))
+        return len(self._listed_moves if seat == self._listed_seat else self._listed(seat))
 
     def move(self, seat: int, index: int) -> dict:
-        return dict(MOVE_DICTS[self._listed(seat)[index]])
+        return dict(MOVE_DICTS[(self._listed_moves if seat == self._listed_seat else self._listed(seat))[index]])
 
     def greedy(self, seat: int, rng) -> dict:
         return dict(MOVE_DICTS[self._greedy(seat, self._listed(seat), rng.random)])
@@ -136,7 +140,7 @@ class FastSimulation(Simulation):
                 return played
             seat = self._turn
             seats.add(seat)
-            moves = self._listed(seat)
+            moves = self._moves(seat)
             count = len(moves)
             if greedy_share and count > 1 and random() < greedy_share:
                 self._play(seat, self._greedy(seat, moves, random), rng)
@@ -154,21 +158,22 @@ class FastSimulation(Simulation):
 
     # --- the rules on ints -------------------------------------------------------------------------
     def _listed(self, seat: int) -> tuple[int, ...]:
-        """The seat's legal moves: every take, hand card by hand card and place by place; only if there is
-        none, pass and the kicker. Kept until the next move (a caller asks for the count, then one move)."""
+        """The seat's legal moves, kept until the next move (a caller asks for the count, then one move)."""
         if seat == self._listed_seat:
             return self._listed_moves
         if self._finished or seat != self._turn:
             return ()
+        self._listed_seat, self._listed_moves = seat, self._moves(seat)
+        return self._listed_moves
+
+    def _moves(self, seat: int) -> tuple[int, ...]:
+        """Every take, hand card by hand card and place by place; only if there is none, pass and the kicker."""
         top = self._tops[seat]
         open_places = self._colours[COLOUR_OF[top]] | self._shapes[SHAPE_OF[top]]
-        moves: tuple[int, ...] = ()
-        for hand_card in self._hands[seat]:
-            moves += TAKES[hand_card][AREA_MASK[hand_card] & open_places]
-        if not moves:
-            moves = STUCK if self._kicker_played[seat] else STUCK_WITH_KICKER
-        self._listed_seat, self._listed_moves = seat, moves
-        return moves
+        first, second, third, fourth = self._hands[seat]  # rules.HAND_SIZE: a take draws a card for the one played
+        return (TAKES[first][AREA_MASK[first] & open_places] + TAKES[second][AREA_MASK[second] & open_places]
+                + TAKES[third][AREA_MASK[third] & open_places] + TAKES[fourth][AREA_MASK[fourth] & open_places]
+                or (STUCK if self._kicker_played[seat] else STUCK_WITH_KICKER))
 
     def _greedy(self, seat: int, moves: tuple[int, ...], random) -> int:
         """rules.greedy on ints. A take's value: twice the cards left matching the taken one (its next top)
@@ -180,15 +185,14 @@ class FastSimulation(Simulation):
             matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
             opens = matching.bit_count() >= 2 and any(AREA_MASK[hand_card] & matching for hand_card in hand)
             return KICKER if len(moves) > 1 and opens else PASS
-        grid = self._grid
+        grid, held = self._grid, 0
+        for hand_card in hand:
+            held |= HAND_BIT[hand_card]
         best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
         for move in moves:
             hand_card, place = move >> 4, move & 15
             if hand_card != weighed:
-                weighed, reach = hand_card, 0
-                for kept in hand:
-                    if kept != hand_card:
-                        reach |= AREA_MASK[kept]
+                weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
             card = grid[place]
             left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
             value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
@@ -232,8 +236,7 @@ class FastSimulation(Simulation):
             return
         empty = [place for place, card in enumerate(self._grid) if card == EMPTY]
         if empty and len(self._deck) >= len(empty):
-            for place, card in zip(empty, self._deck):
-                self._put(place, card)
+            self._fill(empty, self._deck)
             del self._deck[:len(empty)]
             self._passes = 0
             return
@@ -250,13 +253,13 @@ class FastSimulation(Simulation):
         hand_decks = [rng.shuffled(HAND_DECK) for _ in range(players)]
         self._game, self._first = game, (self._match_first + game) % players
         self._turn, self._passes = self._first, 0
-        self._grid, self._deck = cards[:len(PLACE_BIT)], cards[len(PLACE_BIT):]
+        self._deck = cards[len(PLACE_BIT):]
         self._kickers, self._kickers_aside = kickers[:players], kickers[players:]
         self._hands = [deck[:rules.HAND_SIZE] for deck in hand_decks]
         self._hand_decks = [deck[rules.HAND_SIZE:] for deck in hand_decks]
         self._stacks, self._played = [[] for _ in range(players)], [[] for _ in range(players)]
         self._kicker_played = [False] * players
-        self._index()
+        self._index(cards[:len(PLACE_BIT)])
 
 
 def _code(card: dict) -> int:
