@@ -2,17 +2,20 @@
 
 A card is an int: a Victory card colour * 5 + shape (0..24), a Kicker 25 + its colour (Kicker i is colour i
 and shape i). A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is
-kept twice: a list of cards by place (EMPTY where taken), and per colour and per shape a bitmask of the
-places holding one, so that the places matching a card are two lookups and an `or`. A move is an int: a take
+kept twice: a list of cards by place (EMPTY where taken), and per colour and per shape a mask of the places
+holding one, so that the places matching a card are two lookups and an `or`. A move is an int: a take
 hand_card << 4 | place, PASS or KICKER; move dicts are built only when asked for.
 """
 from domain.games import blockers as rules
 from domain.simulation import Simulation
 
 EMPTY = -1
-PLACE_BIT = tuple(1 << place for place in range(len(rules.PLACES)))
+PLACE_COUNT = len(rules.PLACES)
+PLACE_BIT = tuple(1 << place for place in range(PLACE_COUNT))
 PLACE_INDEX = {place: index for index, place in enumerate(rules.PLACES)}
 HAND_INDEX = {hand_card: index for index, hand_card in enumerate(rules.HAND_CARDS)}
+HAND_DECK = tuple(range(len(rules.HAND_CARDS)))
+HAND_BIT = tuple(1 << hand_card for hand_card in HAND_DECK)
 AREA_MASK = tuple(sum(PLACE_BIT[PLACE_INDEX[place]] for place in rules.AREAS[hand_card])
                   for hand_card in rules.HAND_CARDS)
 
@@ -26,33 +29,37 @@ CARD_DICTS = tuple([{"colour": colour, "shape": shape} for colour in rules.COLOU
                    + rules.kicker_cards())
 COLOUR_OF = tuple([rules.COLOURS.index(card["colour"]) for card in CARD_DICTS] + [ANY])
 SHAPE_OF = tuple([rules.SHAPES.index(card["shape"]) for card in CARD_DICTS] + [ANY])
-VICTORY_CODES = {colour: {shape: colour_index * SHAPE_COUNT + shape_index for shape_index, shape in enumerate(rules.SHAPES)}
-                 for colour_index, colour in enumerate(rules.COLOURS)}
+VICTORY_CODES = {colour: {shape: c * SHAPE_COUNT + s for s, shape in enumerate(rules.SHAPES)}
+                 for c, colour in enumerate(rules.COLOURS)}
 KICKER_CODES = {card["colour"]: KICKER_BASE + index for index, card in enumerate(rules.kicker_cards())}
 # what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
 VICTORY_DECK = tuple(VICTORY_CODES[card["colour"]][card["shape"]] for card in rules.victory_cards())
 KICKER_DECK = tuple(KICKER_CODES[card["colour"]] for card in rules.kicker_cards())
-HAND_DECK = tuple(range(len(rules.HAND_CARDS)))
 
 PASS, KICKER = -1, -2
 MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
               **{hand << 4 | place: {"action": "take", "hand_card": hand_card, "place": rules.PLACES[place]}
-                 for hand, hand_card in enumerate(rules.HAND_CARDS) for place in range(len(rules.PLACES))}}
+                 for hand, hand_card in enumerate(rules.HAND_CARDS) for place in range(PLACE_COUNT)}}
 STUCK, STUCK_WITH_KICKER = (PASS,), (PASS, KICKER)
 NO_SEAT = -1
 
 
-def _takes_by_open_places(hand_card: int) -> dict[int, tuple[int, ...]]:
-    """For a hand card, each subset of its area's places -> the takes of those places, in the engine's order
-    (an area lists its places in increasing index)."""
-    places = [place for place, bit in enumerate(PLACE_BIT) if AREA_MASK[hand_card] & bit]
-    subsets = [[place for i, place in enumerate(places) if chosen >> i & 1] for chosen in range(1 << len(places))]
-    return {sum(PLACE_BIT[place] for place in subset): tuple(hand_card << 4 | place for place in subset)
-            for subset in subsets}
+def _subsets(mask: int) -> list[int]:
+    subsets, subset = [mask], mask
+    while subset:
+        subset = (subset - 1) & mask
+        subsets.append(subset)
+    return subsets
 
 
-TAKES = tuple(_takes_by_open_places(hand_card) for hand_card in HAND_DECK)
-HAND_BIT = tuple(1 << hand_card for hand_card in HAND_DECK)
+# an area's open places (a subset of its mask) -> those places, and the takes of them by the area's hand card,
+# in the engine's order (an area lists its places in increasing index)
+PLACES_IN = {open_places: tuple(place for place in range(PLACE_COUNT) if open_places & PLACE_BIT[place])
+             for area in AREA_MASK for open_places in _subsets(area)}
+TAKES = tuple({open_places: tuple(hand_card << 4 | place for place in PLACES_IN[open_places])
+               for open_places in _subsets(AREA_MASK[hand_card])} for hand_card in HAND_DECK)
+
+
 REACH = [0] * (1 << len(HAND_DECK))  # a set of hand cards as a mask -> the places their areas open
 for _held in range(1, len(REACH)):
     REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
@@ -80,9 +87,9 @@ class FastSimulation(Simulation):
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
 
     def _index(self, grid: list[int]) -> None:
-        """The grid (its masks by colour and by shape too), the stacks' tops, and no moves listed yet."""
-        self._grid, self._colours, self._shapes = [EMPTY] * len(PLACE_BIT), [0] * (COLOUR_COUNT + 1), [0] * (SHAPE_COUNT + 1)
-        self._fill(range(len(PLACE_BIT)), grid)
+        """The grid (and its masks by colour and by shape), the stacks' tops, and no moves listed yet."""
+        self._grid, self._colours, self._shapes = [EMPTY] * PLACE_COUNT, [0] * (ANY + 1), [0] * (ANY + 1)
+        self._fill(range(PLACE_COUNT), grid)
         self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
 
@@ -90,11 +97,11 @@ class FastSimulation(Simulation):
         grid, colours, shapes = self._grid, self._colours, self._shapes
         for place, card in zip(places, cards):
             if card != EMPTY:
-                bit = PLACE_BIT[place]
+                bits = PLACE_BIT[place]
                 grid[place] = card
-                colours[COLOUR_OF[card]] |= bit
-                shapes[SHAPE_OF[card]] |= bit
-                colours[ANY] |= bit
+                colours[COLOUR_OF[card]] |= bits
+                shapes[SHAPE_OF[card]] |= bits
+                colours[ANY] |= bits
 
     # --- the simulation's interface: the engine's states and moves ---------------------------------
     def state(self) -> dict:
@@ -127,6 +134,7 @@ class FastSimulation(Simulation):
         return dict(MOVE_DICTS[self._greedy(seat, self._listed(seat), rng.random)])
 
     def play(self, seat: int, move: dict, rng) -> None:
+        self._listed_seat = NO_SEAT
         action = move["action"]
         if action == "take":
             self._play(seat, HAND_INDEX[move["hand_card"]] << 4 | PLACE_INDEX[move["place"]], rng)
@@ -135,17 +143,19 @@ class FastSimulation(Simulation):
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         random, below = rng.random, rng.below
+        moves_of, greedy, play = self._moves, self._greedy, self._play
+        self._listed_seat = NO_SEAT
         for played in range(cap):
             if self._finished:
                 return played
             seat = self._turn
             seats.add(seat)
-            moves = self._moves(seat)
+            moves = moves_of(seat)
             count = len(moves)
             if greedy_share and count > 1 and random() < greedy_share:
-                self._play(seat, self._greedy(seat, moves, random), rng)
+                play(seat, greedy(seat, moves, random), rng)
             else:
-                self._play(seat, moves[below(count)] if count > 1 else moves[0], rng)
+                play(seat, moves[below(count)] if count > 1 else moves[0], rng)
         return cap
 
     def outcome(self) -> dict | None:
@@ -183,35 +193,37 @@ class FastSimulation(Simulation):
         if moves[0] < 0:
             kicker = self._kickers[seat]
             matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
-            opens = matching.bit_count() >= 2 and any(AREA_MASK[hand_card] & matching for hand_card in hand)
+            opens = matching.bit_count() >= 2 and any(AREA_MASK[card] & matching for card in hand)
             return KICKER if len(moves) > 1 and opens else PASS
-        grid, held = self._grid, 0
+        grid, top = self._grid, self._tops[seat]
+        open_places = colours[COLOUR_OF[top]] | shapes[SHAPE_OF[top]]
+        first, second, third, fourth = hand
+        held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
+        best, best_value = PASS, -1.0
         for hand_card in hand:
-            held |= HAND_BIT[hand_card]
-        best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
-        for move in moves:
-            hand_card, place = move >> 4, move & 15
-            if hand_card != weighed:
-                weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
-            card = grid[place]
-            left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
-            value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
-            if value > best_value:
-                best, best_value = move, value
+            places = PLACES_IN[AREA_MASK[hand_card] & open_places]
+            if places:
+                reach = REACH[held ^ HAND_BIT[hand_card]]
+                for place in places:
+                    card = grid[place]
+                    left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
+                    value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
+                    if value > best_value:
+                        best, best_value = hand_card << 4 | place, value
         return best
 
     def _play(self, seat: int, move: int, rng) -> None:
-        self._listed_seat = NO_SEAT
         if move < 0:
             self._stuck(seat, move, rng)
             return
         hand_card, place = move >> 4, move & 15
-        grid, bit = self._grid, PLACE_BIT[place]
+        grid, bits = self._grid, PLACE_BIT[place]
         card = grid[place]
         grid[place] = EMPTY
-        self._colours[COLOUR_OF[card]] ^= bit
-        self._shapes[SHAPE_OF[card]] ^= bit
-        self._colours[ANY] ^= bit
+        colours = self._colours
+        colours[COLOUR_OF[card]] ^= bits
+        colours[ANY] ^= bits
+        self._shapes[SHAPE_OF[card]] ^= bits
         self._stacks[seat].append(card)
         self._tops[seat] = card
         hand, deck, played = self._hands[seat], self._hand_decks[seat], self._played[seat]
@@ -253,13 +265,13 @@ class FastSimulation(Simulation):
         hand_decks = [rng.shuffled(HAND_DECK) for _ in range(players)]
         self._game, self._first = game, (self._match_first + game) % players
         self._turn, self._passes = self._first, 0
-        self._deck = cards[len(PLACE_BIT):]
+        self._deck = cards[PLACE_COUNT:]
         self._kickers, self._kickers_aside = kickers[:players], kickers[players:]
         self._hands = [deck[:rules.HAND_SIZE] for deck in hand_decks]
         self._hand_decks = [deck[rules.HAND_SIZE:] for deck in hand_decks]
         self._stacks, self._played = [[] for _ in range(players)], [[] for _ in range(players)]
         self._kicker_played = [False] * players
-        self._index(cards[:len(PLACE_BIT)])
+        self._index(cards[:PLACE_COUNT])
 
 
 def _code(card: dict) -> int:
