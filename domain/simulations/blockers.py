@@ -6,6 +6,8 @@ kept twice: a list of cards by place (EMPTY where taken), and per colour and per
 holding one, so that the places matching a card are two lookups and an `or`. A move is an int: a take
 hand_card << 4 | place, PASS or KICKER; move dicts are built only when asked for.
 """
+from operator import itemgetter
+
 from domain.games import blockers as rules
 from domain.simulation import Simulation
 
@@ -18,23 +20,24 @@ HAND_DECK = tuple(range(len(rules.HAND_CARDS)))
 HAND_BIT = tuple(1 << hand_card for hand_card in HAND_DECK)
 AREA_MASK = tuple(sum(PLACE_BIT[PLACE_INDEX[place]] for place in rules.AREAS[hand_card])
                   for hand_card in rules.HAND_CARDS)
+REACH = [0] * (1 << len(HAND_DECK))  # a set of hand cards as a mask -> the places their areas open
+for _held in range(1, len(REACH)):
+    REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
+POPULATION = [mask.bit_count() for mask in range(1 << PLACE_COUNT)]  # a lookup costs less than bit_count()
 
 COLOUR_COUNT, SHAPE_COUNT = len(rules.COLOURS), len(rules.SHAPES)
 KICKER_BASE = COLOUR_COUNT * SHAPE_COUNT
-# An empty stack takes any card: its top is a card of a sixth colour, whose mask holds every occupied place,
-# and of a sixth shape, whose mask stays 0.
-ANY = COLOUR_COUNT
-NO_TOP = KICKER_BASE + len(rules.KICKER_PAIRS)
+NO_TOP = KICKER_BASE + len(rules.KICKER_PAIRS)  # an empty stack's: it takes any card
 CARD_DICTS = tuple([{"colour": colour, "shape": shape} for colour in rules.COLOURS for shape in rules.SHAPES]
                    + rules.kicker_cards())
-COLOUR_OF = tuple([rules.COLOURS.index(card["colour"]) for card in CARD_DICTS] + [ANY])
-SHAPE_OF = tuple([rules.SHAPES.index(card["shape"]) for card in CARD_DICTS] + [ANY])
-VICTORY_CODES = {colour: {shape: c * SHAPE_COUNT + s for s, shape in enumerate(rules.SHAPES)}
-                 for c, colour in enumerate(rules.COLOURS)}
-KICKER_CODES = {card["colour"]: KICKER_BASE + index for index, card in enumerate(rules.kicker_cards())}
+COLOUR_OF = tuple(rules.COLOURS.index(card["colour"]) for card in CARD_DICTS)
+SHAPE_OF = tuple(rules.SHAPES.index(card["shape"]) for card in CARD_DICTS)
+CODES = {(card["colour"], card["shape"], bool(card.get("kicker"))): code for code, card in enumerate(CARD_DICTS)}
+VICTORY_CODES = {(colour, shape): code for (colour, shape, kicker), code in CODES.items() if not kicker}
+colour_and_shape = itemgetter("colour", "shape")
 # what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
-VICTORY_DECK = tuple(VICTORY_CODES[card["colour"]][card["shape"]] for card in rules.victory_cards())
-KICKER_DECK = tuple(KICKER_CODES[card["colour"]] for card in rules.kicker_cards())
+VICTORY_DECK = tuple(VICTORY_CODES[colour_and_shape(card)] for card in rules.victory_cards())
+KICKER_DECK = tuple(CODES[card["colour"], card["shape"], True] for card in rules.kicker_cards())
 
 PASS, KICKER = -1, -2
 MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
@@ -52,17 +55,11 @@ def _subsets(mask: int) -> list[int]:
     return subsets
 
 
-# an area's open places (a subset of its mask) -> those places, and the takes of them by the area's hand card,
-# in the engine's order (an area lists its places in increasing index)
-PLACES_IN = {open_places: tuple(place for place in range(PLACE_COUNT) if open_places & PLACE_BIT[place])
-             for area in AREA_MASK for open_places in _subsets(area)}
-TAKES = tuple({open_places: tuple(hand_card << 4 | place for place in PLACES_IN[open_places])
+# per hand card: its area's open places (a subset of the area) -> the takes of them, in the engine's order (an
+# area lists its places in increasing index)
+TAKES = tuple({open_places: tuple(hand_card << 4 | place for place in range(PLACE_COUNT)
+                                  if open_places & PLACE_BIT[place])
                for open_places in _subsets(AREA_MASK[hand_card])} for hand_card in HAND_DECK)
-
-
-REACH = [0] * (1 << len(HAND_DECK))  # a set of hand cards as a mask -> the places their areas open
-for _held in range(1, len(REACH)):
-    REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
 
 
 class FastSimulation(Simulation):
@@ -72,23 +69,26 @@ class FastSimulation(Simulation):
     def __init__(self, state: dict):  # the base class's engine state is replaced by this representation
         self.rules = rules
         self._players, self._games, self._match_first = state["players"], state["games"], state["match_first"]
+        self._next_seat = tuple(rules.next_seat(seat, self._players) for seat in range(self._players))
         self._scores = list(state["scores"])
         self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
         self._passes, self._finished = state["passes"], state["finished"]
-        self._deck = [VICTORY_CODES[card["colour"]][card["shape"]] for card in state["deck"]]
-        self._stacks = [[_code(card) for card in stack] for stack in state["stacks"]]
-        self._kickers = [_code(card) for card in state["kickers"]]
-        self._kickers_aside = [_code(card) for card in state["kickers_aside"]]
+        self._deck = list(map(VICTORY_CODES.__getitem__, map(colour_and_shape, state["deck"])))
+        self._stacks = [[CODES[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
+                        for stack in state["stacks"]]
+        self._kickers = [CODES[card["colour"], card["shape"], True] for card in state["kickers"]]
+        self._kickers_aside = [CODES[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
         self._kicker_played = list(state["kicker_played"])
-        self._hands = [[HAND_INDEX[card] for card in hand] for hand in state["hands"]]
-        self._hand_decks = [[HAND_INDEX[card] for card in deck] for deck in state["hand_decks"]]
-        self._played = [[HAND_INDEX[card] for card in played] for played in state["played"]]
-        self._index([EMPTY if card is None else VICTORY_CODES[card["colour"]][card["shape"]]
+        self._hands, self._hand_decks, self._played = (
+            [list(map(HAND_INDEX.__getitem__, cards)) for cards in state[name]]
+            for name in ("hands", "hand_decks", "played"))
+        self._index([EMPTY if card is None else VICTORY_CODES[colour_and_shape(card)]
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
+        self._offered: tuple[dict | None, int] = None, PASS
 
     def _index(self, grid: list[int]) -> None:
         """The grid (and its masks by colour and by shape), the stacks' tops, and no moves listed yet."""
-        self._grid, self._colours, self._shapes = [EMPTY] * PLACE_COUNT, [0] * (ANY + 1), [0] * (ANY + 1)
+        self._grid, self._colours, self._shapes = grid, [0] * COLOUR_COUNT, [0] * SHAPE_COUNT
         self._fill(range(PLACE_COUNT), grid)
         self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
@@ -97,11 +97,9 @@ class FastSimulation(Simulation):
         grid, colours, shapes = self._grid, self._colours, self._shapes
         for place, card in zip(places, cards):
             if card != EMPTY:
-                bits = PLACE_BIT[place]
                 grid[place] = card
-                colours[COLOUR_OF[card]] |= bits
-                shapes[SHAPE_OF[card]] |= bits
-                colours[ANY] |= bits
+                colours[COLOUR_OF[card]] |= PLACE_BIT[place]
+                shapes[SHAPE_OF[card]] |= PLACE_BIT[place]
 
     # --- the simulation's interface: the engine's states and moves ---------------------------------
     def state(self) -> dict:
@@ -128,23 +126,24 @@ class FastSimulation(Simulation):
         return len(self._listed_moves if seat == self._listed_seat else self._listed(seat))
 
     def move(self, seat: int, index: int) -> dict:
-        return dict(MOVE_DICTS[(self._listed_moves if seat == self._listed_seat else self._listed(seat))[index]])
+        return self._offer(self._listed_moves[index] if seat == self._listed_seat else self._listed(seat)[index])
 
     def greedy(self, seat: int, rng) -> dict:
-        return dict(MOVE_DICTS[self._greedy(seat, self._listed(seat), rng.random)])
+        return self._offer(self._greedy(seat, self._listed(seat), rng.random))
 
     def play(self, seat: int, move: dict, rng) -> None:
-        self._listed_seat = NO_SEAT
-        action = move["action"]
-        if action == "take":
-            self._play(seat, HAND_INDEX[move["hand_card"]] << 4 | PLACE_INDEX[move["place"]], rng)
-        else:
-            self._play(seat, PASS if action == "pass" else KICKER, rng)
+        offered, code = self._offered
+        if move is not offered:  # a caller plays the move it was just given, whose int is known
+            action = move["action"]
+            code = (HAND_INDEX[move["hand_card"]] << 4 | PLACE_INDEX[move["place"]] if action == "take"
+                    else PASS if action == "pass" else KICKER)
+        self._offered, self._listed_seat = (None, PASS), NO_SEAT
+        self._play(seat, code, rng)
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         random, below = rng.random, rng.below
         moves_of, greedy, play = self._moves, self._greedy, self._play
-        self._listed_seat = NO_SEAT
+        self._offered, self._listed_seat = (None, PASS), NO_SEAT
         for played in range(cap):
             if self._finished:
                 return played
@@ -167,6 +166,10 @@ class FastSimulation(Simulation):
                 "scores": {str(seat): total for seat, total in enumerate(totals)}}
 
     # --- the rules on ints -------------------------------------------------------------------------
+    def _offer(self, move: int) -> dict:
+        self._offered = offered = dict(MOVE_DICTS[move]), move
+        return offered[0]
+
     def _listed(self, seat: int) -> tuple[int, ...]:
         """The seat's legal moves, kept until the next move (a caller asks for the count, then one move)."""
         if seat == self._listed_seat:
@@ -179,7 +182,10 @@ class FastSimulation(Simulation):
     def _moves(self, seat: int) -> tuple[int, ...]:
         """Every take, hand card by hand card and place by place; only if there is none, pass and the kicker."""
         top = self._tops[seat]
-        open_places = self._colours[COLOUR_OF[top]] | self._shapes[SHAPE_OF[top]]
+        if top == NO_TOP:  # every occupied place (a place has one colour: the masks add up without overlap)
+            open_places = sum(self._colours)
+        else:
+            open_places = self._colours[COLOUR_OF[top]] | self._shapes[SHAPE_OF[top]]
         first, second, third, fourth = self._hands[seat]  # rules.HAND_SIZE: a take draws a card for the one played
         return (TAKES[first][AREA_MASK[first] & open_places] + TAKES[second][AREA_MASK[second] & open_places]
                 + TAKES[third][AREA_MASK[third] & open_places] + TAKES[fourth][AREA_MASK[fourth] & open_places]
@@ -193,23 +199,21 @@ class FastSimulation(Simulation):
         if moves[0] < 0:
             kicker = self._kickers[seat]
             matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
-            opens = matching.bit_count() >= 2 and any(AREA_MASK[card] & matching for card in hand)
+            opens = POPULATION[matching] >= 2 and any(AREA_MASK[card] & matching for card in hand)
             return KICKER if len(moves) > 1 and opens else PASS
-        grid, top = self._grid, self._tops[seat]
-        open_places = colours[COLOUR_OF[top]] | shapes[SHAPE_OF[top]]
+        grid = self._grid
         first, second, third, fourth = hand
         held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
-        best, best_value = PASS, -1.0
-        for hand_card in hand:
-            places = PLACES_IN[AREA_MASK[hand_card] & open_places]
-            if places:
-                reach = REACH[held ^ HAND_BIT[hand_card]]
-                for place in places:
-                    card = grid[place]
-                    left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
-                    value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
-                    if value > best_value:
-                        best, best_value = hand_card << 4 | place, value
+        best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
+        for move in moves:
+            hand_card, place = move >> 4, move & 15
+            if hand_card != weighed:
+                weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
+            card = grid[place]
+            left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
+            value = 2 * POPULATION[left & reach] + POPULATION[left] + random() * 0.5
+            if value > best_value:
+                best, best_value = move, value
         return best
 
     def _play(self, seat: int, move: int, rng) -> None:
@@ -217,13 +221,11 @@ class FastSimulation(Simulation):
             self._stuck(seat, move, rng)
             return
         hand_card, place = move >> 4, move & 15
-        grid, bits = self._grid, PLACE_BIT[place]
+        grid, bit = self._grid, PLACE_BIT[place]
         card = grid[place]
         grid[place] = EMPTY
-        colours = self._colours
-        colours[COLOUR_OF[card]] ^= bits
-        colours[ANY] ^= bits
-        self._shapes[SHAPE_OF[card]] ^= bits
+        self._colours[COLOUR_OF[card]] ^= bit
+        self._shapes[SHAPE_OF[card]] ^= bit
         self._stacks[seat].append(card)
         self._tops[seat] = card
         hand, deck, played = self._hands[seat], self._hand_decks[seat], self._played[seat]
@@ -233,11 +235,11 @@ class FastSimulation(Simulation):
         if not deck:  # the last card was drawn: every played hand card becomes the new deck
             self._hand_decks[seat] = rng.shuffled(played)
             played.clear()
-        self._turn, self._passes = (seat + 1) % self._players, 0
+        self._turn, self._passes = self._next_seat[seat], 0
 
     def _stuck(self, seat: int, move: int, rng) -> None:
         """The kicker, or a pass; the last pass of a cycle refills the grid or ends the game."""
-        self._turn = (seat + 1) % self._players
+        self._turn = self._next_seat[seat]
         if move == KICKER:
             self._stacks[seat].append(self._kickers[seat])
             self._tops[seat] = self._kickers[seat]
@@ -263,7 +265,7 @@ class FastSimulation(Simulation):
         players = self._players
         cards, kickers = rng.shuffled(VICTORY_DECK), rng.shuffled(KICKER_DECK)
         hand_decks = [rng.shuffled(HAND_DECK) for _ in range(players)]
-        self._game, self._first = game, (self._match_first + game) % players
+        self._game, self._first = game, rules.next_seat(self._match_first, players, game)
         self._turn, self._passes = self._first, 0
         self._deck = cards[PLACE_COUNT:]
         self._kickers, self._kickers_aside = kickers[:players], kickers[players:]
@@ -272,12 +274,6 @@ class FastSimulation(Simulation):
         self._stacks, self._played = [[] for _ in range(players)], [[] for _ in range(players)]
         self._kicker_played = [False] * players
         self._index(cards[:PLACE_COUNT])
-
-
-def _code(card: dict) -> int:
-    if card.get("kicker"):
-        return KICKER_CODES[card["colour"]]
-    return VICTORY_CODES[card["colour"]][card["shape"]]
 
 
 def _cards(codes: list[int]) -> list[dict]:
