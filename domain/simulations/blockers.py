@@ -3,8 +3,8 @@
 A card is an int: a Victory card colour * 5 + shape (0..24), a Kicker 25 + its colour (Kicker i is colour i
 and shape i). A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is
 kept twice: a list of cards by place (EMPTY where taken), and per colour and per shape a mask of the places
-holding one, so that the places matching a card are two lookups and an `or`. A move is an int: a take
-hand_card << 4 | place, PASS or KICKER; move dicts are built only when asked for.
+holding one, so that the places matching a card are two lookups and an `or`. A move is a tuple: a take
+(hand card, place), PASS or KICKER; move dicts are built only when asked for.
 """
 from operator import itemgetter
 
@@ -39,9 +39,9 @@ colour_and_shape = itemgetter("colour", "shape")
 VICTORY_DECK = tuple(VICTORY_CODES[colour_and_shape(card)] for card in rules.victory_cards())
 KICKER_DECK = tuple(CODES[card["colour"], card["shape"], True] for card in rules.kicker_cards())
 
-PASS, KICKER = -1, -2
+PASS, KICKER = (-1, 0), (-2, 0)
 MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
-              **{hand << 4 | place: {"action": "take", "hand_card": hand_card, "place": rules.PLACES[place]}
+              **{(hand, place): {"action": "take", "hand_card": hand_card, "place": rules.PLACES[place]}
                  for hand, hand_card in enumerate(rules.HAND_CARDS) for place in range(PLACE_COUNT)}}
 STUCK, STUCK_WITH_KICKER = (PASS,), (PASS, KICKER)
 NO_SEAT = -1
@@ -57,7 +57,7 @@ def _subsets(mask: int) -> list[int]:
 
 # per hand card: its area's open places (a subset of the area) -> the takes of them, in the engine's order (an
 # area lists its places in increasing index)
-TAKES = tuple({open_places: tuple(hand_card << 4 | place for place in range(PLACE_COUNT)
+TAKES = tuple({open_places: tuple((hand_card, place) for place in range(PLACE_COUNT)
                                   if open_places & PLACE_BIT[place])
                for open_places in _subsets(AREA_MASK[hand_card])} for hand_card in HAND_DECK)
 
@@ -84,7 +84,7 @@ class FastSimulation(Simulation):
             for name in ("hands", "hand_decks", "played"))
         self._index([EMPTY if card is None else VICTORY_CODES[colour_and_shape(card)]
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
-        self._offered: tuple[dict | None, int] = None, PASS
+        self._offered: tuple[dict | None, tuple[int, int]] = None, PASS
 
     def _index(self, grid: list[int]) -> None:
         """The grid (and its masks by colour and by shape), the stacks' tops, and no moves listed yet."""
@@ -135,7 +135,7 @@ class FastSimulation(Simulation):
         offered, code = self._offered
         if move is not offered:  # a caller plays the move it was just given, whose int is known
             action = move["action"]
-            code = (HAND_INDEX[move["hand_card"]] << 4 | PLACE_INDEX[move["place"]] if action == "take"
+            code = ((HAND_INDEX[move["hand_card"]], PLACE_INDEX[move["place"]]) if action == "take"
                     else PASS if action == "pass" else KICKER)
         self._offered, self._listed_seat = (None, PASS), NO_SEAT
         self._play(seat, code, rng)
@@ -166,11 +166,11 @@ class FastSimulation(Simulation):
                 "scores": {str(seat): total for seat, total in enumerate(totals)}}
 
     # --- the rules on ints -------------------------------------------------------------------------
-    def _offer(self, move: int) -> dict:
+    def _offer(self, move: tuple[int, int]) -> dict:
         self._offered = offered = dict(MOVE_DICTS[move]), move
         return offered[0]
 
-    def _listed(self, seat: int) -> tuple[int, ...]:
+    def _listed(self, seat: int) -> tuple[tuple[int, int], ...]:
         """The seat's legal moves, kept until the next move (a caller asks for the count, then one move)."""
         if seat == self._listed_seat:
             return self._listed_moves
@@ -179,7 +179,7 @@ class FastSimulation(Simulation):
         self._listed_seat, self._listed_moves = seat, self._moves(seat)
         return self._listed_moves
 
-    def _moves(self, seat: int) -> tuple[int, ...]:
+    def _moves(self, seat: int) -> tuple[tuple[int, int], ...]:
         """Every take, hand card by hand card and place by place; only if there is none, pass and the kicker."""
         top = self._tops[seat]
         if top == NO_TOP:  # every occupied place (a place has one colour: the masks add up without overlap)
@@ -191,12 +191,12 @@ class FastSimulation(Simulation):
                 + TAKES[third][AREA_MASK[third] & open_places] + TAKES[fourth][AREA_MASK[fourth] & open_places]
                 or (STUCK if self._kicker_played[seat] else STUCK_WITH_KICKER))
 
-    def _greedy(self, seat: int, moves: tuple[int, ...], random) -> int:
+    def _greedy(self, seat: int, moves: tuple[tuple[int, int], ...], random) -> int:
         """rules.greedy on ints. A take's value: twice the cards left matching the taken one (its next top)
         that the rest of the hand reaches, plus all of them, plus a tie-break draw; the first best wins, as in
         max. Stuck, the kicker only if it opens a take now and leaves another card matching it."""
         hand, colours, shapes = self._hands[seat], self._colours, self._shapes
-        if moves[0] < 0:
+        if moves[0][0] < 0:
             kicker = self._kickers[seat]
             matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
             opens = POPULATION[matching] >= 2 and any(AREA_MASK[card] & matching for card in hand)
@@ -206,7 +206,7 @@ class FastSimulation(Simulation):
         held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
         best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
         for move in moves:
-            hand_card, place = move >> 4, move & 15
+            hand_card, place = move
             if hand_card != weighed:
                 weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
             card = grid[place]
@@ -216,11 +216,11 @@ class FastSimulation(Simulation):
                 best, best_value = move, value
         return best
 
-    def _play(self, seat: int, move: int, rng) -> None:
-        if move < 0:
+    def _play(self, seat: int, move: tuple[int, int], rng) -> None:
+        hand_card, place = move
+        if hand_card < 0:
             self._stuck(seat, move, rng)
             return
-        hand_card, place = move >> 4, move & 15
         grid, bit = self._grid, PLACE_BIT[place]
         card = grid[place]
         grid[place] = EMPTY
@@ -237,7 +237,7 @@ class FastSimulation(Simulation):
             played.clear()
         self._turn, self._passes = self._next_seat[seat], 0
 
-    def _stuck(self, seat: int, move: int, rng) -> None:
+    def _stuck(self, seat: int, move: tuple[int, int], rng) -> None:
         """The kicker, or a pass; the last pass of a cycle refills the grid or ends the game."""
         self._turn = self._next_seat[seat]
         if move == KICKER:
