@@ -1,17 +1,16 @@
 """Blockers for a search's playouts: the rules of domain/games/blockers.py once more, on small ints.
 
-A card is an int: a Victory card colour * 5 + shape (0..24), a Kicker 25 + its colour (Kicker i is colour i
-and shape i). A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is
-kept twice: a list of cards by place (EMPTY where taken), and per colour and per shape a mask of the places
-holding one, so that the places matching a card are two lookups and an `or`. A move is a tuple: a take
-(hand card, place), PASS or KICKER; move dicts are built only when asked for.
+A Victory card is a tuple (colour, shape) of indices in COLOURS and SHAPES, a Kicker (colour, shape, True).
+A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is kept twice: a
+list of cards by place (None where taken), and per colour and per shape a mask of the places holding one, so
+that the places matching a card are two lookups and an `or`. A move is a tuple: a take (hand card, place),
+PASS or KICKER; move dicts are built only when asked for.
 """
 from operator import itemgetter
 
 from domain.games import blockers as rules
 from domain.simulation import Simulation
 
-EMPTY = -1
 PLACE_COUNT = len(rules.PLACES)
 PLACE_BIT = tuple(1 << place for place in range(PLACE_COUNT))
 PLACE_INDEX = {place: index for index, place in enumerate(rules.PLACES)}
@@ -25,19 +24,17 @@ for _held in range(1, len(REACH)):
     REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
 POPULATION = [mask.bit_count() for mask in range(1 << PLACE_COUNT)]  # a lookup costs less than bit_count()
 
-COLOUR_COUNT, SHAPE_COUNT = len(rules.COLOURS), len(rules.SHAPES)
-KICKER_BASE = COLOUR_COUNT * SHAPE_COUNT
-NO_TOP = KICKER_BASE + len(rules.KICKER_PAIRS)  # an empty stack's: it takes any card
-CARD_DICTS = tuple([{"colour": colour, "shape": shape} for colour in rules.COLOURS for shape in rules.SHAPES]
-                   + rules.kicker_cards())
-COLOUR_OF = tuple(rules.COLOURS.index(card["colour"]) for card in CARD_DICTS)
-SHAPE_OF = tuple(rules.SHAPES.index(card["shape"]) for card in CARD_DICTS)
-CODES = {(card["colour"], card["shape"], bool(card.get("kicker"))): code for code, card in enumerate(CARD_DICTS)}
-VICTORY_CODES = {(colour, shape): code for (colour, shape, kicker), code in CODES.items() if not kicker}
+CARD_DICT = {**{(rules.COLOURS.index(card["colour"]), rules.SHAPES.index(card["shape"])): card
+                for card in rules.victory_cards()},
+             **{(rules.COLOURS.index(card["colour"]), rules.SHAPES.index(card["shape"]), True): card
+                for card in rules.kicker_cards()}}
+CARD = {(card["colour"], card["shape"], bool(card.get("kicker"))): code for code, card in CARD_DICT.items()}
+VICTORY_CARD = {(colour, shape): card for (colour, shape, kicker), card in CARD.items() if not kicker}
 colour_and_shape = itemgetter("colour", "shape")
 # what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
-VICTORY_DECK = tuple(VICTORY_CODES[colour_and_shape(card)] for card in rules.victory_cards())
-KICKER_DECK = tuple(CODES[card["colour"], card["shape"], True] for card in rules.kicker_cards())
+VICTORY_DECK = tuple(VICTORY_CARD[colour_and_shape(card)] for card in rules.victory_cards())
+KICKER_DECK = tuple(CARD[card["colour"], card["shape"], True] for card in rules.kicker_cards())
+NO_TOP = ()  # an empty stack's top: it takes any card
 
 PASS, KICKER = (-1, 0), (-2, 0)
 MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
@@ -73,22 +70,22 @@ class FastSimulation(Simulation):
         self._scores = list(state["scores"])
         self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
         self._passes, self._finished = state["passes"], state["finished"]
-        self._deck = list(map(VICTORY_CODES.__getitem__, map(colour_and_shape, state["deck"])))
-        self._stacks = [[CODES[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
+        self._deck = list(map(VICTORY_CARD.__getitem__, map(colour_and_shape, state["deck"])))
+        self._stacks = [[CARD[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
                         for stack in state["stacks"]]
-        self._kickers = [CODES[card["colour"], card["shape"], True] for card in state["kickers"]]
-        self._kickers_aside = [CODES[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
+        self._kickers = [CARD[card["colour"], card["shape"], True] for card in state["kickers"]]
+        self._kickers_aside = [CARD[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
         self._kicker_played = list(state["kicker_played"])
         self._hands, self._hand_decks, self._played = (
             [list(map(HAND_INDEX.__getitem__, cards)) for cards in state[name]]
             for name in ("hands", "hand_decks", "played"))
-        self._index([EMPTY if card is None else VICTORY_CODES[colour_and_shape(card)]
+        self._index([None if card is None else VICTORY_CARD[colour_and_shape(card)]
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
-        self._offered: tuple[dict | None, tuple[int, int]] = None, PASS
+        self._offered: tuple[dict | None, tuple] = None, PASS
 
-    def _index(self, grid: list[int]) -> None:
+    def _index(self, grid: list) -> None:
         """The grid (and its masks by colour and by shape), the stacks' tops, and no moves listed yet."""
-        self._grid, self._colours, self._shapes = grid, [0] * COLOUR_COUNT, [0] * SHAPE_COUNT
+        self._grid, self._colours, self._shapes = grid, [0] * len(rules.COLOURS), [0] * len(rules.SHAPES)
         self._fill(range(PLACE_COUNT), grid)
         self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
@@ -96,10 +93,11 @@ class FastSimulation(Simulation):
     def _fill(self, places, cards) -> None:
         grid, colours, shapes = self._grid, self._colours, self._shapes
         for place, card in zip(places, cards):
-            if card != EMPTY:
+            if card is not None:
                 grid[place] = card
-                colours[COLOUR_OF[card]] |= PLACE_BIT[place]
-                shapes[SHAPE_OF[card]] |= PLACE_BIT[place]
+                colour, shape = card
+                colours[colour] |= PLACE_BIT[place]
+                shapes[shape] |= PLACE_BIT[place]
 
     # --- the simulation's interface: the engine's states and moves ---------------------------------
     def state(self) -> dict:
@@ -107,10 +105,10 @@ class FastSimulation(Simulation):
             "players": self._players, "games": self._games, "match_first": self._match_first,
             "scores": list(self._scores), "game": self._game, "first": self._first, "turn": self._turn,
             "passes": self._passes, "finished": self._finished,
-            "grid": {place: None if card == EMPTY else dict(CARD_DICTS[card])
+            "grid": {place: None if card is None else dict(CARD_DICT[card])
                      for place, card in zip(rules.PLACES, self._grid)},
-            "deck": _cards(self._deck), "stacks": [_cards(stack) for stack in self._stacks],
-            "kickers": _cards(self._kickers), "kickers_aside": _cards(self._kickers_aside),
+            "deck": _card_dicts(self._deck), "stacks": [_card_dicts(stack) for stack in self._stacks],
+            "kickers": _card_dicts(self._kickers), "kickers_aside": _card_dicts(self._kickers_aside),
             "kicker_played": list(self._kicker_played),
             "hands": _hand_cards(self._hands), "hand_decks": _hand_cards(self._hand_decks),
             "played": _hand_cards(self._played),
@@ -132,13 +130,13 @@ class FastSimulation(Simulation):
         return self._offer(self._greedy(seat, self._listed(seat), rng.random))
 
     def play(self, seat: int, move: dict, rng) -> None:
-        offered, code = self._offered
-        if move is not offered:  # a caller plays the move it was just given, whose int is known
+        offered, known = self._offered
+        if move is not offered:  # a caller plays the move it was just given, whose tuple is known
             action = move["action"]
-            code = ((HAND_INDEX[move["hand_card"]], PLACE_INDEX[move["place"]]) if action == "take"
-                    else PASS if action == "pass" else KICKER)
+            known = ((HAND_INDEX[move["hand_card"]], PLACE_INDEX[move["place"]]) if action == "take"
+                     else PASS if action == "pass" else KICKER)
         self._offered, self._listed_seat = (None, PASS), NO_SEAT
-        self._play(seat, code, rng)
+        self._play(seat, known, rng)
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         random, below = rng.random, rng.below
@@ -166,11 +164,11 @@ class FastSimulation(Simulation):
                 "scores": {str(seat): total for seat, total in enumerate(totals)}}
 
     # --- the rules on ints -------------------------------------------------------------------------
-    def _offer(self, move: tuple[int, int]) -> dict:
+    def _offer(self, move: tuple) -> dict:
         self._offered = offered = dict(MOVE_DICTS[move]), move
         return offered[0]
 
-    def _listed(self, seat: int) -> tuple[tuple[int, int], ...]:
+    def _listed(self, seat: int) -> tuple:
         """The seat's legal moves, kept until the next move (a caller asks for the count, then one move)."""
         if seat == self._listed_seat:
             return self._listed_moves
@@ -179,29 +177,29 @@ class FastSimulation(Simulation):
         self._listed_seat, self._listed_moves = seat, self._moves(seat)
         return self._listed_moves
 
-    def _moves(self, seat: int) -> tuple[tuple[int, int], ...]:
+    def _moves(self, seat: int) -> tuple:
         """Every take, hand card by hand card and place by place; only if there is none, pass and the kicker."""
         top = self._tops[seat]
-        if top == NO_TOP:  # every occupied place (a place has one colour: the masks add up without overlap)
+        if top is NO_TOP:  # every occupied place (a place has one colour: the masks add up without overlap)
             open_places = sum(self._colours)
         else:
-            open_places = self._colours[COLOUR_OF[top]] | self._shapes[SHAPE_OF[top]]
+            open_places = self._colours[top[0]] | self._shapes[top[1]]
         first, second, third, fourth = self._hands[seat]  # rules.HAND_SIZE: a take draws a card for the one played
         return (TAKES[first][AREA_MASK[first] & open_places] + TAKES[second][AREA_MASK[second] & open_places]
                 + TAKES[third][AREA_MASK[third] & open_places] + TAKES[fourth][AREA_MASK[fourth] & open_places]
                 or (STUCK if self._kicker_played[seat] else STUCK_WITH_KICKER))
 
-    def _greedy(self, seat: int, moves: tuple[tuple[int, int], ...], random) -> int:
+    def _greedy(self, seat: int, moves: tuple, random) -> tuple:
         """rules.greedy on ints. A take's value: twice the cards left matching the taken one (its next top)
         that the rest of the hand reaches, plus all of them, plus a tie-break draw; the first best wins, as in
         max. Stuck, the kicker only if it opens a take now and leaves another card matching it."""
-        hand, colours, shapes = self._hands[seat], self._colours, self._shapes
-        if moves[0][0] < 0:
+        hand, colours, shapes, population = self._hands[seat], self._colours, self._shapes, POPULATION
+        if moves[0] is PASS:
             kicker = self._kickers[seat]
-            matching = colours[COLOUR_OF[kicker]] | shapes[SHAPE_OF[kicker]]
-            opens = POPULATION[matching] >= 2 and any(AREA_MASK[card] & matching for card in hand)
+            matching = colours[kicker[0]] | shapes[kicker[1]]
+            opens = population[matching] >= 2 and any(AREA_MASK[card] & matching for card in hand)
             return KICKER if len(moves) > 1 and opens else PASS
-        grid = self._grid
+        grid, place_bit = self._grid, PLACE_BIT
         first, second, third, fourth = hand
         held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
         best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
@@ -209,23 +207,24 @@ class FastSimulation(Simulation):
             hand_card, place = move
             if hand_card != weighed:
                 weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
-            card = grid[place]
-            left = (colours[COLOUR_OF[card]] | shapes[SHAPE_OF[card]]) ^ PLACE_BIT[place]
-            value = 2 * POPULATION[left & reach] + POPULATION[left] + random() * 0.5
+            colour, shape = grid[place]
+            left = (colours[colour] | shapes[shape]) ^ place_bit[place]
+            value = 2 * population[left & reach] + population[left] + random() * 0.5
             if value > best_value:
                 best, best_value = move, value
         return best
 
-    def _play(self, seat: int, move: tuple[int, int], rng) -> None:
+    def _play(self, seat: int, move: tuple, rng) -> None:
         hand_card, place = move
         if hand_card < 0:
             self._stuck(seat, move, rng)
             return
         grid, bit = self._grid, PLACE_BIT[place]
         card = grid[place]
-        grid[place] = EMPTY
-        self._colours[COLOUR_OF[card]] ^= bit
-        self._shapes[SHAPE_OF[card]] ^= bit
+        grid[place] = None
+        colour, shape = card
+        self._colours[colour] ^= bit
+        self._shapes[shape] ^= bit
         self._stacks[seat].append(card)
         self._tops[seat] = card
         hand, deck, played = self._hands[seat], self._hand_decks[seat], self._played[seat]
@@ -237,10 +236,10 @@ class FastSimulation(Simulation):
             played.clear()
         self._turn, self._passes = self._next_seat[seat], 0
 
-    def _stuck(self, seat: int, move: tuple[int, int], rng) -> None:
+    def _stuck(self, seat: int, move: tuple, rng) -> None:
         """The kicker, or a pass; the last pass of a cycle refills the grid or ends the game."""
         self._turn = self._next_seat[seat]
-        if move == KICKER:
+        if move is KICKER:
             self._stacks[seat].append(self._kickers[seat])
             self._tops[seat] = self._kickers[seat]
             self._kicker_played[seat], self._passes = True, 0
@@ -248,7 +247,7 @@ class FastSimulation(Simulation):
         self._passes += 1
         if self._passes < self._players:
             return
-        empty = [place for place, card in enumerate(self._grid) if card == EMPTY]
+        empty = [place for place, card in enumerate(self._grid) if card is None]
         if empty and len(self._deck) >= len(empty):
             self._fill(empty, self._deck)
             del self._deck[:len(empty)]
@@ -276,8 +275,8 @@ class FastSimulation(Simulation):
         self._index(cards[:PLACE_COUNT])
 
 
-def _cards(codes: list[int]) -> list[dict]:
-    return [dict(CARD_DICTS[code]) for code in codes]
+def _card_dicts(cards: list[tuple]) -> list[dict]:
+    return [dict(CARD_DICT[card]) for card in cards]
 
 
 def _hand_cards(lists: list[list[int]]) -> list[list[str]]:
