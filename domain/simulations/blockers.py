@@ -2,9 +2,10 @@
 
 A Victory card is a tuple (colour, shape) of indices in COLOURS and SHAPES, a Kicker (colour, shape, True).
 A place is its index in PLACES (row by row), a hand card its index in HAND_CARDS. The grid is kept twice: a
-list of cards by place (None where taken), and per colour and per shape a mask of the places holding one, so
-that the places matching a card are two lookups and an `or`. A move is a tuple: a take (hand card, place),
-PASS or KICKER; move dicts are built only when asked for.
+list of cards by place (None where taken), and per colour and per shape a 16-bit mask of the places holding
+one, so that the places matching a card are two lookups and an `or`; a hand card's takes are then one table
+lookup by the open places of its area, and greedy's value of a take two bit counts. A move is a tuple: a take
+(hand card, place), PASS or KICKER; move dicts are built only when asked for.
 """
 from operator import itemgetter
 
@@ -19,22 +20,35 @@ HAND_DECK = tuple(range(len(rules.HAND_CARDS)))
 HAND_BIT = tuple(1 << hand_card for hand_card in HAND_DECK)
 AREA_MASK = tuple(sum(PLACE_BIT[PLACE_INDEX[place]] for place in rules.AREAS[hand_card])
                   for hand_card in rules.HAND_CARDS)
-REACH = [0] * (1 << len(HAND_DECK))  # a set of hand cards as a mask -> the places their areas open
-for _held in range(1, len(REACH)):
-    REACH[_held] = REACH[_held & (_held - 1)] | AREA_MASK[(_held & -_held).bit_length() - 1]
+
+
+def _reaches() -> list[int]:
+    """A set of hand cards as a mask -> the places their areas open."""
+    reach = [0] * (1 << len(HAND_DECK))
+    for held in range(1, len(reach)):  # the lowest hand card's area and the rest's reach
+        reach[held] = reach[held & (held - 1)] | AREA_MASK[(held & -held).bit_length() - 1]
+    return reach
+
+
+REACH = _reaches()
 POPULATION = [mask.bit_count() for mask in range(1 << PLACE_COUNT)]  # a lookup costs less than bit_count()
 
-CARD_DICT = {**{(rules.COLOURS.index(card["colour"]), rules.SHAPES.index(card["shape"])): card
-                for card in rules.victory_cards()},
-             **{(rules.COLOURS.index(card["colour"]), rules.SHAPES.index(card["shape"]), True): card
-                for card in rules.kicker_cards()}}
-CARD = {(card["colour"], card["shape"], bool(card.get("kicker"))): code for code, card in CARD_DICT.items()}
-VICTORY_CARD = {(colour, shape): card for (colour, shape, kicker), card in CARD.items() if not kicker}
+
+def _ours(card: dict) -> tuple:
+    """An engine card as this module's tuple."""
+    colour, shape = rules.COLOURS.index(card["colour"]), rules.SHAPES.index(card["shape"])
+    return (colour, shape, True) if card.get("kicker") else (colour, shape)
+
+
+ENGINE_CARD = {_ours(card): card for card in rules.victory_cards() + rules.kicker_cards()}
+# reading an engine state in: a dict lookup costs less than _ours
+CARD_OF = {(card["colour"], card["shape"], bool(card.get("kicker"))): ours for ours, card in ENGINE_CARD.items()}
+VICTORY_CARD_OF = {(colour, shape): card for (colour, shape, kicker), card in CARD_OF.items() if not kicker}
 colour_and_shape = itemgetter("colour", "shape")
 # what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
-VICTORY_DECK = tuple(VICTORY_CARD[colour_and_shape(card)] for card in rules.victory_cards())
-KICKER_DECK = tuple(CARD[card["colour"], card["shape"], True] for card in rules.kicker_cards())
-NO_TOP = ()  # an empty stack's top: it takes any card
+VICTORY_DECK = tuple(map(_ours, rules.victory_cards()))
+KICKER_DECK = tuple(map(_ours, rules.kicker_cards()))
+NO_TOP: tuple = ()  # an empty stack's top: it takes any card
 
 PASS, KICKER = (-1, 0), (-2, 0)
 MOVE_DICTS = {PASS: {"action": "pass"}, KICKER: {"action": "kicker"},
@@ -70,16 +84,16 @@ class FastSimulation(Simulation):
         self._scores = list(state["scores"])
         self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
         self._passes, self._finished = state["passes"], state["finished"]
-        self._deck = list(map(VICTORY_CARD.__getitem__, map(colour_and_shape, state["deck"])))
-        self._stacks = [[CARD[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
+        self._deck = list(map(VICTORY_CARD_OF.__getitem__, map(colour_and_shape, state["deck"])))
+        self._stacks = [[CARD_OF[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
                         for stack in state["stacks"]]
-        self._kickers = [CARD[card["colour"], card["shape"], True] for card in state["kickers"]]
-        self._kickers_aside = [CARD[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
+        self._kickers = [CARD_OF[card["colour"], card["shape"], True] for card in state["kickers"]]
+        self._kickers_aside = [CARD_OF[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
         self._kicker_played = list(state["kicker_played"])
         self._hands, self._hand_decks, self._played = (
             [list(map(HAND_INDEX.__getitem__, cards)) for cards in state[name]]
             for name in ("hands", "hand_decks", "played"))
-        self._index([None if card is None else VICTORY_CARD[colour_and_shape(card)]
+        self._index([None if card is None else VICTORY_CARD_OF[colour_and_shape(card)]
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
         self._offered: tuple[dict | None, tuple] = None, PASS
 
@@ -105,7 +119,7 @@ class FastSimulation(Simulation):
             "players": self._players, "games": self._games, "match_first": self._match_first,
             "scores": list(self._scores), "game": self._game, "first": self._first, "turn": self._turn,
             "passes": self._passes, "finished": self._finished,
-            "grid": {place: None if card is None else dict(CARD_DICT[card])
+            "grid": {place: None if card is None else dict(ENGINE_CARD[card])
                      for place, card in zip(rules.PLACES, self._grid)},
             "deck": _card_dicts(self._deck), "stacks": [_card_dicts(stack) for stack in self._stacks],
             "kickers": _card_dicts(self._kickers), "kickers_aside": _card_dicts(self._kickers_aside),
@@ -276,7 +290,7 @@ class FastSimulation(Simulation):
 
 
 def _card_dicts(cards: list[tuple]) -> list[dict]:
-    return [dict(CARD_DICT[card]) for card in cards]
+    return [dict(ENGINE_CARD[card]) for card in cards]
 
 
 def _hand_cards(lists: list[list[int]]) -> list[list[str]]:
