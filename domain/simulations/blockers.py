@@ -31,7 +31,6 @@ def _reaches() -> list[int]:
 
 
 REACH = _reaches()
-POPULATION = [mask.bit_count() for mask in range(1 << PLACE_COUNT)]  # a lookup costs less than bit_count()
 
 
 def _ours(card: dict) -> tuple:
@@ -207,11 +206,11 @@ class FastSimulation(Simulation):
         """rules.greedy on ints. A take's value: twice the cards left matching the taken one (its next top)
         that the rest of the hand reaches, plus all of them, plus a tie-break draw; the first best wins, as in
         max. Stuck, the kicker only if it opens a take now and leaves another card matching it."""
-        hand, colours, shapes, population = self._hands[seat], self._colours, self._shapes, POPULATION
+        hand, colours, shapes = self._hands[seat], self._colours, self._shapes
         if moves[0] is PASS:
             kicker = self._kickers[seat]
             matching = colours[kicker[0]] | shapes[kicker[1]]
-            opens = population[matching] >= 2 and any(AREA_MASK[card] & matching for card in hand)
+            opens = matching.bit_count() >= 2 and any(AREA_MASK[card] & matching for card in hand)
             return KICKER if len(moves) > 1 and opens else PASS
         grid, place_bit = self._grid, PLACE_BIT
         first, second, third, fourth = hand
@@ -223,7 +222,7 @@ class FastSimulation(Simulation):
                 weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
             colour, shape = grid[place]
             left = (colours[colour] | shapes[shape]) ^ place_bit[place]
-            value = 2 * population[left & reach] + population[left] + random() * 0.5
+            value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
             if value > best_value:
                 best, best_value = move, value
         return best
