@@ -98,12 +98,14 @@ class FastSimulation(Simulation):
 
     def _index(self, grid: list) -> None:
         """The grid (and its masks by colour and by shape), the stacks' tops, and no moves listed yet."""
-        self._grid, self._colours, self._shapes = grid, [0] * len(rules.COLOURS), [0] * len(rules.SHAPES)
+        self._grid = [None] * PLACE_COUNT
+        self._colours, self._shapes = [0] * len(rules.COLOURS), [0] * len(rules.SHAPES)
         self._fill(range(PLACE_COUNT), grid)
         self._tops = [stack[-1] if stack else NO_TOP for stack in self._stacks]
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
 
     def _fill(self, places, cards) -> None:
+        """Lays the cards on the places (a None leaves its place empty)."""
         grid, colours, shapes = self._grid, self._colours, self._shapes
         for place, card in zip(places, cards):
             if card is not None:
@@ -215,7 +217,7 @@ class FastSimulation(Simulation):
         grid, place_bit = self._grid, PLACE_BIT
         first, second, third, fourth = hand
         held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
-        best, best_value, weighed, reach = PASS, -1.0, NO_SEAT, 0
+        best, best_value, weighed, reach = PASS, -1.0, -1, 0  # no hand card weighed yet
         for move in moves:
             hand_card, place = move
             if hand_card != weighed:
