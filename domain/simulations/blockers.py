@@ -7,8 +7,6 @@ one, so that the places matching a card are two lookups and an `or`; a hand card
 lookup by the open places of its area, and greedy's value of a take two bit counts. A move is a tuple: a take
 (hand card, place), PASS or KICKER; move dicts are built only when asked for.
 """
-from operator import itemgetter
-
 from domain.games import blockers as rules
 from domain.simulation import Simulation
 
@@ -40,10 +38,13 @@ def _ours(card: dict) -> tuple:
 
 
 ENGINE_CARD = {_ours(card): card for card in rules.victory_cards() + rules.kicker_cards()}
-# reading an engine state in: a dict lookup costs less than _ours
-CARD_OF = {(card["colour"], card["shape"], bool(card.get("kicker"))): ours for ours, card in ENGINE_CARD.items()}
-VICTORY_CARD_OF = {(colour, shape): card for (colour, shape, kicker), card in CARD_OF.items() if not kicker}
-colour_and_shape = itemgetter("colour", "shape")
+# reading an engine state in (dict lookups cost less than _ours): Victory cards by colour then shape, Kickers
+# by colour (there is one of each)
+VICTORY_CARD_OF = {colour: {shape: _ours({"colour": colour, "shape": shape}) for shape in rules.SHAPES}
+                   for colour in rules.COLOURS}
+KICKER_OF = {card["colour"]: _ours(card) for card in rules.kicker_cards()}
+NEXT_SEATS = {players: tuple(rules.next_seat(seat, players) for seat in range(players))
+              for players in range(rules.INFO.min_players, rules.INFO.max_players + 1)}
 # what a new game shuffles, listed as the engine's deal lists it (the same draws give the same deal)
 VICTORY_DECK = tuple(map(_ours, rules.victory_cards()))
 KICKER_DECK = tuple(map(_ours, rules.kicker_cards()))
@@ -79,20 +80,21 @@ class FastSimulation(Simulation):
     def __init__(self, state: dict):  # the base class's engine state is replaced by this representation
         self.rules = rules
         self._players, self._games, self._match_first = state["players"], state["games"], state["match_first"]
-        self._next_seat = tuple(rules.next_seat(seat, self._players) for seat in range(self._players))
+        self._next_seat = NEXT_SEATS[self._players]
         self._scores = list(state["scores"])
         self._game, self._first, self._turn = state["game"], state["first"], state["turn"]
         self._passes, self._finished = state["passes"], state["finished"]
-        self._deck = list(map(VICTORY_CARD_OF.__getitem__, map(colour_and_shape, state["deck"])))
-        self._stacks = [[CARD_OF[card["colour"], card["shape"], bool(card.get("kicker"))] for card in stack]
+        self._deck = [VICTORY_CARD_OF[card["colour"]][card["shape"]] for card in state["deck"]]
+        self._stacks = [[KICKER_OF[card["colour"]] if card.get("kicker")
+                         else VICTORY_CARD_OF[card["colour"]][card["shape"]] for card in stack]
                         for stack in state["stacks"]]
-        self._kickers = [CARD_OF[card["colour"], card["shape"], True] for card in state["kickers"]]
-        self._kickers_aside = [CARD_OF[card["colour"], card["shape"], True] for card in state["kickers_aside"]]
+        self._kickers = [KICKER_OF[card["colour"]] for card in state["kickers"]]
+        self._kickers_aside = [KICKER_OF[card["colour"]] for card in state["kickers_aside"]]
         self._kicker_played = list(state["kicker_played"])
         self._hands, self._hand_decks, self._played = (
             [list(map(HAND_INDEX.__getitem__, cards)) for cards in state[name]]
             for name in ("hands", "hand_decks", "played"))
-        self._index([None if card is None else VICTORY_CARD_OF[colour_and_shape(card)]
+        self._index([None if card is None else VICTORY_CARD_OF[card["colour"]][card["shape"]]
                      for card in map(state["grid"].__getitem__, rules.PLACES)])
         self._offered: tuple[dict | None, tuple] = None, PASS
 
@@ -111,8 +113,8 @@ class FastSimulation(Simulation):
             if card is not None:
                 grid[place] = card
                 colour, shape = card
-                colours[colour] |= PLACE_BIT[place]
-                shapes[shape] |= PLACE_BIT[place]
+                colours[colour] += PLACE_BIT[place]  # the place was empty: adding is or-ing, and cheaper
+                shapes[shape] += PLACE_BIT[place]
 
     # --- the simulation's interface: the engine's states and moves ---------------------------------
     def state(self) -> dict:
@@ -223,7 +225,7 @@ class FastSimulation(Simulation):
             if hand_card != weighed:
                 weighed, reach = hand_card, REACH[held ^ HAND_BIT[hand_card]]
             colour, shape = grid[place]
-            left = (colours[colour] | shapes[shape]) ^ place_bit[place]
+            left = (colours[colour] | shapes[shape]) - place_bit[place]  # the taken card's own bit is set
             value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
             if value > best_value:
                 best, best_value = move, value
@@ -238,8 +240,8 @@ class FastSimulation(Simulation):
         card = grid[place]
         grid[place] = None
         colour, shape = card
-        self._colours[colour] ^= bit
-        self._shapes[shape] ^= bit
+        self._colours[colour] -= bit  # the bit is set: subtracting clears it, cheaper than ^
+        self._shapes[shape] -= bit
         self._stacks[seat].append(card)
         self._tops[seat] = card
         hand, deck, played = self._hands[seat], self._hand_decks[seat], self._played[seat]
