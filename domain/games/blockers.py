@@ -6,7 +6,6 @@ a row "A".."D", a column "1".."4" or a region "spades", "clubs", "diamonds", "he
 A turn is `take` (play a hand card, take a matching card of its area onto your stack), `kicker` or `pass`.
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
-import sys
 from collections import Counter, defaultdict
 from functools import cache
 
@@ -420,55 +419,6 @@ def evaluate(state: dict, seat: int) -> float:
 
 
 # --- simulation -------------------------------------------------------------------------------------
-def simulation(state: dict) -> "FastSimulation":
+def simulation(state: dict) -> Simulation:
+    from domain.simulations.blockers import FastSimulation  # here, not at the top: that module imports this one
     return FastSimulation(state)
-
-
-class FastSimulation(Simulation):
-    """Blockers for a search's playouts: a state of the engine's shape whose grid, lists and counters change
-    in place on a take, a kicker or a pass, without events; the end of a cycle (a refill, or the end of a
-    game and the next deal) goes through evolve, as it is rare. The reference simulation's legal moves, greedy
-    and outcome read it as the engine's state. The same rules as decide and evolve
-    (tests/unit/test_simulation.py plays both side by side)."""
-
-    def __init__(self, state: dict):
-        super().__init__(sys.modules[__name__], _copied(state))
-
-    def state(self) -> dict:
-        return _copied(self._state)
-
-    def greedy(self, seat: int, rng) -> dict:
-        """greedy reads only the grid and the seat's own hand and kicker, which the state holds as its view
-        does: no view is built."""
-        return greedy(self._state, seat, self.legal_moves(seat), rng)
-
-    def play(self, seat: int, move: dict, rng) -> None:
-        live, self._legal = self._state, None
-        following = next_seat(seat, live["players"])
-        if move["action"] == "take":
-            hand_card, place, deck = move["hand_card"], move["place"], live["hand_decks"][seat]
-            live["hands"][seat] = [card for card in live["hands"][seat] if card != hand_card] + [deck[0]]
-            if len(deck) == 1:  # the last card was drawn: every played hand card becomes the new deck
-                live["hand_decks"][seat], live["played"][seat] = rng.shuffled(live["played"][seat] + [hand_card]), []
-            else:
-                del deck[0]
-                live["played"][seat].append(hand_card)
-            live["stacks"][seat].append(live["grid"][place])
-            live["grid"][place] = None
-        elif move["action"] == "kicker":
-            live["stacks"][seat].append(live["kickers"][seat])
-            live["kicker_played"][seat] = True
-        else:
-            ending = _end_of_cycle(live, seat, rng) if live["passes"] + 1 >= live["players"] else []
-            live["turn"], live["passes"] = following, live["passes"] + 1
-            for event in ending:
-                self._state = _copied(evolve(self._state, event))
-            return
-        live["turn"], live["passes"] = following, 0
-
-
-def _copied(state: dict) -> dict:
-    """A state whose grid and lists can change without changing the given one's (cards are never changed)."""
-    return {**state, "grid": dict(state["grid"]), "deck": list(state["deck"]), "scores": list(state["scores"]),
-            **{name: [list(items) for items in state[name]] for name in ("stacks", "hands", "hand_decks", "played")},
-            "kicker_played": list(state["kicker_played"])}
