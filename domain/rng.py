@@ -15,12 +15,10 @@ Labels used by the engine: "deal", "move:<version>" (the version the move is dec
 import hashlib
 import hmac
 import random
-import struct
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
 _WORD_SPACE = 2**64
-_BLOCK_WORDS = struct.Struct(">4Q")
 
 
 class Rng:
@@ -38,16 +36,12 @@ class Rng:
 
     def _next_word(self) -> int:
         if not self._words:
-            self._next_block()
+            if self._key is None:
+                self._key = hmac.new(self._seed.encode(), self._label.encode(), hashlib.sha256).digest()
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._words = [int.from_bytes(block[i:i + 8], "big") for i in range(24, -1, -8)]
         return self._words.pop()
-
-    def _next_block(self) -> None:
-        """The next block's words, last first (pop takes them in order), into the same list: shuffled holds it."""
-        if self._key is None:
-            self._key = hmac.new(self._seed.encode(), self._label.encode(), hashlib.sha256).digest()
-        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-        self._counter += 1
-        self._words.extend(reversed(_BLOCK_WORDS.unpack(block)))
 
     def below(self, n: int) -> int:
         if n <= 0:
@@ -59,18 +53,9 @@ class Rng:
                 return word % n
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
-        """below(i + 1) for each i, inlined: a deal's shuffle is hundreds of draws, and the calls cost most of
-        it (a search deals a game per playout)."""
-        result, words = list(items), self._words
+        result = list(items)
         for i in range(len(result) - 1, 0, -1):
-            limit = _WORD_SPACE - _WORD_SPACE % (i + 1)
-            while True:
-                if not words:
-                    self._next_block()
-                word = words.pop()
-                if word < limit:
-                    break
-            j = word % (i + 1)
+            j = self.below(i + 1)
             result[i], result[j] = result[j], result[i]
         return result
 

@@ -118,7 +118,8 @@ STEP_ACTIONS = {  # pending kind -> the actions that answer it
 
 
 def build_deck() -> list[dict]:
-    """The deck in its fixed order, new dicts each time (copied: a search deals a game for every playout)."""
+    """The deck in its fixed order, new dicts each time (copied from a template: determinize counts the deck
+    for every sample a search makes)."""
     return list(map(dict.copy, _DECK))
 
 
