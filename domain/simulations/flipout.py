@@ -14,14 +14,15 @@ them), and only the moves of the best groups are listed.
 """
 from collections import deque
 from functools import cache
-from itertools import combinations, permutations, product
+from itertools import combinations, permutations
 
 from domain.games.flipout import ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _legal, find_run, outcome_of_piles
 from domain.protocol import next_seat
 from domain.simulation import Simulation
 
 PLACES = range(HOLDER_SIZE)
-POWERS = tuple(len(COLOURS) ** place for place in PLACES)
+BASE = len(COLOURS)  # a code is a number in base 5, a digit a place
+POWERS = tuple(BASE ** place for place in PLACES)
 COLOUR_OF = {colour: index for index, colour in enumerate(COLOURS)}
 SWITCHES = tuple(combinations(PLACES, 2))  # a holder's switches in legal_moves' order
 SWAP1S = HOLDER_SIZE * HOLDER_SIZE  # swap1s with one other seat
@@ -39,7 +40,7 @@ def _code(faces) -> int:
     """The code of faces (colour indices) from place 0."""
     code = 0
     for face in reversed(faces):
-        code = code * len(COLOURS) + face
+        code = code * BASE + face
     return code
 
 
@@ -47,7 +48,7 @@ def _codes(cards: list[dict]) -> tuple[int, int]:
     """The codes of a holder's inner faces and of its outer faces."""
     inner = outer = 0
     for card in reversed(cards):
-        inner, outer = inner * len(COLOURS) + COLOUR_OF[card["inner"]], outer * len(COLOURS) + COLOUR_OF[card["outer"]]
+        inner, outer = inner * BASE + COLOUR_OF[card["inner"]], outer * BASE + COLOUR_OF[card["outer"]]
     return inner, outer
 
 
@@ -69,19 +70,28 @@ def _patterns() -> tuple[list[int], list[tuple]]:
     return patterns, seen
 
 
+def _faces(code: int, size: int = HOLDER_SIZE) -> tuple[int, ...]:
+    """A code's face at each place."""
+    return tuple(code // power % BASE for power in POWERS[:size])
+
+
 # Runs, windows and pairs stay when colours are renamed: of the 15,625 codes only 202 patterns differ, and
-# what greedy needs to know of a holder is built per pattern.
-FACES = [faces[::-1] for faces in product(range(len(COLOURS)), repeat=HOLDER_SIZE)]  # a code's face at each place
-PATTERN, SEEN = _patterns()  # SEEN: a code's colours by label
-_RUN_SIZES = {pattern: (find_run(FACES[pattern]) or (0, 0))[1] for pattern in set(PATTERN)}
-_WINDOWS = {pattern: _window(FACES[pattern]) for pattern in _RUN_SIZES}
-_PAIRS = {pattern: tuple(left for left in range(HOLDER_SIZE - 1) if FACES[pattern][left] == FACES[pattern][left + 1])
-          for pattern in _RUN_SIZES}
-RUN_SIZES = [_RUN_SIZES[pattern] for pattern in PATTERN]
-WINDOWS = [_WINDOWS[pattern] for pattern in PATTERN]
-PAIRS = [_PAIRS[pattern] for pattern in PATTERN]
-PAIR_COUNTS = [len(pairs) for pairs in PAIRS]
-HAS_RUN = [int(size > 0) for size in RUN_SIZES]
+# what greedy needs to know of a holder is built per pattern (numbered in order of first code). Tables by
+# code are bytes where they can be, and a code's faces are worked out, not looked up: a playout reads them
+# every move, and tables small enough for the processor's caches made it faster than fewer instructions.
+_PATTERN_CODES, SEEN = _patterns()  # SEEN: a code's colours by label
+PATTERNS = list(dict.fromkeys(_PATTERN_CODES))  # a pattern's code by number
+_NUMBERS = {pattern: number for number, pattern in enumerate(PATTERNS)}
+PATTERN = bytes(_NUMBERS[pattern] for pattern in _PATTERN_CODES)  # a code's pattern number
+_RUN_SIZES = [(find_run(_faces(pattern)) or (0, 0))[1] for pattern in PATTERNS]
+_WINDOWS = [_window(_faces(pattern)) for pattern in PATTERNS]
+_PAIRS = [tuple(left for left in range(HOLDER_SIZE - 1) if faces[left] == faces[left + 1])
+          for faces in map(_faces, PATTERNS)]
+RUN_SIZES = bytes(_RUN_SIZES[number] for number in PATTERN)
+WINDOWS = bytes(_WINDOWS[number] for number in PATTERN)
+PAIRS = [_PAIRS[number] for number in PATTERN]
+PAIR_COUNTS = bytes(len(pairs) for pairs in PAIRS)
+HAS_RUN = bytes(int(size > 0) for size in RUN_SIZES)
 _LABELS = {seen: tuple(label for label, _ in steps) for seen, steps in _STEPS.items()}
 LABELS = [_LABELS[colours] for colours in SEEN]  # a code's label of each colour (one it does not show: the next)
 
@@ -93,7 +103,7 @@ def _take_theirs(code: int) -> int:
 
 def _taking(code: int, place: int, width: int, colour: int) -> int:
     """The code after `colour` comes in at `width` (1 or 2) places from `place`."""
-    faces = FACES[code]
+    faces = _faces(code)
     after = code + (colour - faces[place]) * POWERS[place]
     return after if width == 1 else after + (colour - faces[place + 1]) * POWERS[place + 1]
 
@@ -117,7 +127,7 @@ class _Swaps:
     __slots__ = ("slots", "showing", "gain", "lure")
 
     def __init__(self, pattern: int, width: int):
-        faces = FACES[pattern]
+        faces = _faces(pattern)
         self.slots = tuple(PLACES) if width == 1 else PAIRS[pattern]
         labels = range(min(len(SEEN[pattern]) + 1, len(COLOURS)))
         self.showing = tuple(tuple(i for i, place in enumerate(self.slots) if faces[place] == label)
@@ -138,7 +148,7 @@ class _Holder:
     __slots__ = ("window", "flip", "switch_mine", "switch_theirs", "swaps")
 
     def __init__(self, pattern: int):
-        faces = FACES[pattern]
+        faces = _faces(pattern)
         self.window = WINDOWS[pattern]
         # a flip or a draw at my place: I no longer know the face there
         self.flip = _best((_window(faces[:place] + (None,) + faces[place + 1:]), place) for place in PLACES)
@@ -149,10 +159,10 @@ class _Holder:
 
 
 class _Holders(dict):
-    """_Holder by pattern, each built when greedy first meets it (random playouts need none)."""
+    """_Holder by pattern number, each built when greedy first meets it (random playouts need none)."""
 
-    def __missing__(self, pattern: int) -> _Holder:
-        holder = self[pattern] = _Holder(pattern)
+    def __missing__(self, number: int) -> _Holder:
+        holder = self[number] = _Holder(PATTERNS[number])
         return holder
 
 
@@ -262,7 +272,7 @@ class FastSimulation(Simulation):
 
     def state(self) -> dict:
         holders = [[{"inner": COLOURS[inner], "outer": COLOURS[outer]}
-                    for inner, outer in zip(FACES[self.inner[h]][:size], FACES[self.outer[h]][:size])]
+                    for inner, outer in zip(_faces(self.inner[h], size), _faces(self.outer[h], size))]
                    for h, size in enumerate(self.sizes)]
         return {"options": self.options, "holders": holders,
                 "deck": list(self.deck), "score_piles": [list(pile) for pile in self.piles],
@@ -413,33 +423,33 @@ class FastSimulation(Simulation):
 
     # --- moves ------------------------------------------------------------------------------------------
     def _flip(self, holder: int, place: int) -> None:
-        inner, outer = self.inner[holder], self.outer[holder]
-        change = (FACES[outer][place] - FACES[inner][place]) * POWERS[place]
+        inner, outer, power = self.inner[holder], self.outer[holder], POWERS[place]
+        change = (outer // power % BASE - inner // power % BASE) * power
         self.inner[holder], self.outer[holder] = inner + change, outer - change
 
     def _switch(self, holder: int, first: int, second: int) -> None:
-        inner, outer, apart = self.inner[holder], self.outer[holder], POWERS[first] - POWERS[second]
-        inner_faces, outer_faces = FACES[inner], FACES[outer]
-        self.inner[holder] = inner + (inner_faces[second] - inner_faces[first]) * apart
-        self.outer[holder] = outer + (outer_faces[second] - outer_faces[first]) * apart
+        inner, outer, at_first, at_second = self.inner[holder], self.outer[holder], POWERS[first], POWERS[second]
+        apart = at_first - at_second
+        self.inner[holder] = inner + (inner // at_second % BASE - inner // at_first % BASE) * apart
+        self.outer[holder] = outer + (outer // at_second % BASE - outer // at_first % BASE) * apart
 
     def _swap(self, seat: int, target: int, mine: int, theirs: int) -> None:
         """My card at `mine` and the target's at `theirs` change places, each turned around."""
         inner, outer = self.inner, self.outer
         my_inner, my_outer = inner[seat], outer[seat]
         their_inner, their_outer = inner[target], outer[target]
-        a, b = FACES[my_inner][mine], FACES[my_outer][mine]
-        c, d = FACES[their_inner][theirs], FACES[their_outer][theirs]
         here, there = POWERS[mine], POWERS[theirs]
+        a, b = my_inner // here % BASE, my_outer // here % BASE
+        c, d = their_inner // there % BASE, their_outer // there % BASE
         inner[seat], outer[seat] = my_inner + (d - a) * here, my_outer + (c - b) * here
         inner[target], outer[target] = their_inner + (b - c) * there, their_outer + (a - d) * there
 
     def _draw(self, seat: int, place: int) -> None:
         """The deck's top card comes in underside facing me; the card there goes under the deck as if drawn."""
-        card = self.deck.popleft()
-        inner, outer = FACES[self.inner[seat]][place], FACES[self.outer[seat]][place]
-        self.inner[seat] += (COLOUR_OF[card["down"]] - inner) * POWERS[place]
-        self.outer[seat] += (COLOUR_OF[card["up"]] - outer) * POWERS[place]
+        card, power = self.deck.popleft(), POWERS[place]
+        inner, outer = self.inner[seat] // power % BASE, self.outer[seat] // power % BASE
+        self.inner[seat] += (COLOUR_OF[card["down"]] - inner) * power
+        self.outer[seat] += (COLOUR_OF[card["up"]] - outer) * power
         self.deck.append({"up": COLOURS[outer], "down": COLOURS[inner]})
 
     def _collect(self, seat: int, owner: int) -> int | None:
@@ -458,7 +468,7 @@ class FastSimulation(Simulation):
         """The owner's run (of inner faces, or of outer ones) out of the holder, the rest closing up to the
         left: its cards as a score pile holds them (flipout.collected)."""
         size = self.sizes[owner]
-        inner, outer = list(FACES[self.inner[owner]][:size]), list(FACES[self.outer[owner]][:size])
+        inner, outer = list(_faces(self.inner[owner], size)), list(_faces(self.outer[owner], size))
         seen, hidden = (outer, inner) if outward else (inner, outer)
         start, count, _ = find_run(seen)  # type: ignore[misc]  # a legal score or swipe has a run
         run = [{"colour": COLOURS[colour], "other": COLOURS[other]}
@@ -488,7 +498,7 @@ class FastSimulation(Simulation):
     def _end(self, reason: str, short: int | None) -> None:
         """Every seat collects the run facing it, if it has one."""
         for owner, size in enumerate(self.sizes):
-            if find_run(FACES[self.inner[owner]][:size]):
+            if find_run(_faces(self.inner[owner], size)):
                 self.piles[owner] += self._taken(owner, False)
         self.end = {"reason": reason, "seat": short}
 
