@@ -806,6 +806,5 @@ def evaluate(state: dict, seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    # imported here: domain/simulations/flipout.py builds on this module
-    from domain.simulations.flipout import FastSimulation
+    from domain.simulations.flipout import FastSimulation  # here, not at the top: it builds on this module
     return FastSimulation(state)

@@ -280,5 +280,5 @@ def evaluate(state: dict, seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    from domain.simulations.mantis import FastSimulation  # here, not at the top: that module imports this one
+    from domain.simulations.mantis import FastSimulation  # here, not at the top: it builds on this module
     return FastSimulation(state)

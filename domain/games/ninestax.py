@@ -860,5 +860,5 @@ def evaluate(state: dict, seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    from domain.simulations.ninestax import FastSimulation  # imported here: it builds on this module's rules
+    from domain.simulations.ninestax import FastSimulation  # here, not at the top: it builds on this module
     return FastSimulation(state)
