@@ -102,6 +102,9 @@ def card_kind(card: dict) -> tuple:
     return tuple(sorted(card.values()))
 
 
+_DECK_KINDS = Counter(card_kind(card) for card in build_deck())  # 6 of each of the 15 kinds
+
+
 # --- options ----------------------------------------------------------------------------------------
 def options(raw: dict, player_count: int) -> dict:
     return validate_options(INFO, raw, player_count)
@@ -589,9 +592,8 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     from a card the seat cannot account for, the rest of those cards form the deck below the top. With a
     memory (recall), a card whose both faces the seat has seen is that card, and every card it knows a face
     of in the deck lies where it knows it."""
-    pool = Counter(card_kind(card) for card in build_deck())
+    pool = _DECK_KINDS.copy()
     pool.subtract(card_kind(card) for pile in view["score_piles"] for card in pile)
-    unseen = [kind for kind, n in pool.items() for _ in range(n)]
     known_holders = memory["holders"] if memory else view["holders"]
     # (owner or None for the deck, place, {face: colour or None} as it lies there)
     slots: list[tuple[int | None, int, dict]] = []
@@ -601,18 +603,17 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
             slots.append((holder_seat, place, {**card, **shown}))
     deck_known = memory["deck"] if memory else [{"up": view["deck"]["top"], "down": None}][:view["deck"]["count"]]
     slots += [(None, place, card) for place, card in enumerate(deck_known) if card["up"] or card["down"]]
-    assigned = _match_faces([tuple(colour for colour in card.values() if colour) for _, _, card in slots],
-                            unseen, rng)
+    kinds = _match_kinds([tuple(colour for colour in card.values() if colour) for _, _, card in slots], pool, rng)
     holders = [list(holder) for holder in view["holders"]]
     deck: list[dict | None] = [None] * view["deck"]["count"]
-    for (owner, place, card), index in zip(slots, assigned):
-        full = _filled(card, unseen[index])
+    for (owner, place, card), kind in zip(slots, kinds):
+        full = _filled(card, kind)
         if owner is None:
             deck[place] = full
         else:
             holders[owner][place] = full
-    used = set(assigned)
-    rest = [unseen[i] for i in range(len(unseen)) if i not in used]
+    pool.subtract(kinds)
+    rest = [kind for kind, n in pool.items() for _ in range(n)]
     rng.shuffle(rest)
     loose = iter({"up": a, "down": b} if rng.random() < 0.5 else {"up": b, "down": a} for a, b in rest)
     deck = [card or next(loose) for card in deck]
@@ -641,36 +642,50 @@ def _other_face(kind: tuple, face: str) -> str:
     return kind[1] if kind[0] == face else kind[0]
 
 
-def _match_faces(faces: list[tuple], unseen: list[tuple], rng) -> list[int]:
-    """A random perfect matching of known faces (one or both of a card's) to unseen cards that carry them
-    (augmenting paths, so it never gets stuck when the true state shows one exists)."""
-    candidates = []
-    for known in faces:
-        fitting = [i for i, kind in enumerate(unseen)
-                   if (kind == tuple(sorted(known)) if len(known) == 2 else known[0] in kind)]
-        rng.shuffle(fitting)
-        candidates.append(fitting)
-    holder_of: dict[int, int] = {}
+def _match_kinds(faces: list[tuple], pool: Counter, rng) -> list[tuple]:
+    """A kind of card for each slot's known faces (one or both), at most pool[kind] slots of a kind: a random
+    matching by augmenting paths, so it never gets stuck when the true state shows one exists. A slot tries the
+    kinds that carry its faces in a random order where a kind comes first as often as its share of the cards
+    left (Efraimidis and Spirakis' weighted draw), as if it drew an unseen card; kinds, not cards, are matched
+    (15 of them), so a sample costs little however many slots the seat knows a face of."""
+    preferences = [sorted((kind for kind in _fitting(known) if pool[kind] > 0),
+                          key=lambda kind: rng.random() ** (1 / pool[kind]), reverse=True) for known in faces]
+    slots_of: dict[tuple, list[int]] = {kind: [] for kind in pool}
     order = list(range(len(faces)))
     rng.shuffle(order)
     for slot in order:
-        if not _augment(slot, candidates, holder_of, set()):
+        if not _augment(slot, preferences, slots_of, pool, set()):
             raise ValueError("the view is inconsistent with the deck")
-    assigned = [0] * len(faces)
-    for card, slot in holder_of.items():
-        assigned[slot] = card
-    return assigned
+    kinds: list[tuple] = [()] * len(faces)
+    for kind, slots in slots_of.items():
+        for slot in slots:
+            kinds[slot] = kind
+    return kinds
 
 
-def _augment(slot: int, candidates: list[list[int]], holder_of: dict[int, int], tried: set) -> bool:
-    for card in candidates[slot]:
-        if card in tried:
+def _augment(slot: int, preferences: list[list[tuple]], slots_of: dict[tuple, list[int]], pool: Counter,
+             tried: set) -> bool:
+    for kind in preferences[slot]:
+        if kind in tried:
             continue
-        tried.add(card)
-        if card not in holder_of or _augment(holder_of[card], candidates, holder_of, tried):
-            holder_of[card] = slot
+        tried.add(kind)
+        holding = slots_of[kind]
+        if len(holding) < pool[kind]:
+            holding.append(slot)
             return True
+        for index, other in enumerate(holding):
+            if _augment(other, preferences, slots_of, pool, tried):
+                holding[index] = slot
+                return True
     return False
+
+
+@cache
+def _fitting(known: tuple) -> tuple:
+    """The kinds of card that carry these faces: that pair of colours, or every pair with that colour."""
+    if len(known) == 2:
+        return (tuple(sorted(known)),)
+    return tuple(kind for kind in _DECK_KINDS if known[0] in kind)
 
 
 def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
