@@ -18,7 +18,8 @@
                                          recall returned), for searching bots
     greedy(view, seat, moves, rng)    -> a one-move-ahead heuristic choice (the `greedy` bot)
     evaluate(state, seat)             -> the seat's chance to win, guessed in [0, 1] from the public part of
-                                         a game in progress (for a search's playouts cut short)
+                                         a game in progress (for a search's playouts cut short, after
+                                         PLAYOUT_CAP moves unless the bot's options say otherwise)
     simulation(state)                 -> a Simulation of the state (domain/simulation.py): what a search's
                                          playouts play on, the same rules at less cost
 
@@ -122,6 +123,7 @@ class Draws(Protocol):
 class Game(Protocol):
     """A game module (the module docstring above says what each name does)."""
     INFO: GameInfo
+    PLAYOUT_CAP: int  # moves of a search's playout before evaluate scores it (tuned per game: docs/bots.md)
     __name__: str  # the module's: its rules page (docs/games/<module>.md, api/docs.py) is named after it
 
     def options(self, raw: dict, player_count: int) -> dict: ...
@@ -274,7 +276,7 @@ def next_seat(seat: int, player_count: int, step: int = 1) -> int:
     return (seat + step) % player_count
 
 
-def win_share(points: list[float], seat: int, scale: float) -> float:
+def win_share(points: Sequence[float], seat: int, scale: float) -> float:
     """A seat's chance to win guessed from each seat's points (more is better) in a game in progress: a
     softmax, so the seats' chances add up to 1 and a lead of `scale` points weighs e (about 2.7) to 1."""
     weights = [math.exp((p - max(points)) / scale) for p in points]

@@ -66,3 +66,7 @@ class Simulation:
 
     def outcome(self) -> dict | None:
         return self.rules.outcome(self._state)
+
+    def evaluate(self, seat: int) -> float:
+        """The game's evaluate of the state for the seat: how a search scores a playout cut short."""
+        return self.rules.evaluate(self.state(), seat)

@@ -43,18 +43,18 @@ from typing import Any
 from domain.errors import IllegalMove
 from domain.protocol import Option, Seen, fill_options
 
-DEFAULT_ITERATIONS = 2000
 DEFAULT_BUDGET_MS = 800
-DEFAULT_PLAYOUT_CAP = 1000
+DEFAULT_PLAYOUT_CAP = 0  # the game's own PLAYOUT_CAP, tuned per game
 DEFAULT_EXPLORATION = 70  # hundredths: UCB1's c = 0.7, for rewards in [0, 1]
 DEFAULT_GREEDY_ROLLOUTS = 100  # percent of playout moves chosen by the game's greedy
-DEFAULT_ROOT_MOVES = 12  # most root moves searched (greedy's and a random choice of the others)
+DEFAULT_ROOT_MOVES = 1000  # most root moves searched: all of them (cut playouts are cheap, sequential halving sheds)
 DEFAULT_MARGIN = 100  # hundredths of a standard error: how clearly a move must beat greedy's to be played
 DEFAULT_DEPTH = 0  # moves of tree below the bot's own: 0 at the default budget (docs/bots.md says why)
 # The caps a server can afford: one bot turn holds one worker for up to MAX_BUDGET_MS (and no longer
 # than the job timeout, 60 s); beyond them a seat's options are refused (422), not silently cut.
 MAX_BUDGET_MS = 10_000
 MAX_ITERATIONS = 100_000
+DEFAULT_ITERATIONS = MAX_ITERATIONS  # the turn's time decides
 MIN_CONFIRMATIONS = 8  # held-out samples before greedy's move may be left: a standard error from fewer says little
 SELECTION_SHARE = 0.5  # of the budget, for choosing the challenger; the rest holds it out against greedy's move
 MAX_FAILED_SAMPLES = 10  # samples the rules rejected (a determinize bug) before the search gives up
@@ -68,8 +68,8 @@ OPTIONS = (
            "wall-clock budget per turn in milliseconds; the search stops at whichever budget ends first",
            bounds=(1, MAX_BUDGET_MS)),
     Option("playout_cap", "integer", DEFAULT_PLAYOUT_CAP,
-           "most moves in one playout; a playout cut there is scored by the game's evaluate of its state",
-           bounds=(0, 100_000)),
+           "most moves in one playout; a playout cut there is scored by the game's evaluate of its state (0: the "
+           "game's own cap, tuned per game: docs/bots.md)", bounds=(0, 100_000)),
     Option("exploration", "integer", DEFAULT_EXPLORATION,
            "UCB1 exploration constant in hundredths (70 = 0.7), for the tree below the root (depth > 0)",
            bounds=(0, 1000)),
@@ -77,8 +77,8 @@ OPTIONS = (
            "percent of playout moves chosen by the game's greedy heuristic instead of at random",
            bounds=(0, 100)),
     Option("root_moves", "integer", DEFAULT_ROOT_MOVES,
-           "most of the bot's own moves searched: greedy's move and a random choice of the others",
-           bounds=(1, 1000)),
+           "most of the bot's own moves searched: greedy's move and a random choice of the others (the default "
+           "searches them all)", bounds=(1, 1000)),
     Option("margin", "integer", DEFAULT_MARGIN,
            "how clearly the challenger must beat greedy's move in held-out samples to be played instead, in "
            "hundredths of a standard error of the paired difference (0: any gain)", bounds=(0, 1000)),
@@ -90,13 +90,13 @@ OPTIONS = (
 # Levels a player can choose: each sets the iterations and the budget (options given with it still win).
 # Level 4 is the default bot, the strongest that fits the default turn; level 1 plays greedy's move (a search
 # of one iteration cannot leave it); level 5 takes more than the default turn.
-LEVELS = {1: {"iterations": 1, "budget_ms": 200}, 2: {"iterations": 100, "budget_ms": 300},
-          3: {"iterations": 400, "budget_ms": 500},
+LEVELS = {1: {"iterations": 1, "budget_ms": 200}, 2: {"iterations": 200, "budget_ms": 300},
+          3: {"iterations": 1000, "budget_ms": 500},
           4: {"iterations": DEFAULT_ITERATIONS, "budget_ms": DEFAULT_BUDGET_MS},
-          5: {"iterations": 10_000, "budget_ms": 3000}}
+          5: {"iterations": MAX_ITERATIONS, "budget_ms": 3000}}
 LEVEL = Option("level", "integer", 4,
                "strength from 1 (greedy's move, 0.2 s a turn) to 5 (3 s a turn): sets iterations and budget_ms "
-               "(1: 1 and 200, 2: 100 and 300, 3: 400 and 500, 4: the defaults, 5: 10000 and 3000); options "
+               "(1: 1 and 200, 2: 200 and 300, 3: 1000 and 500, 4: the defaults, 5: 100000 and 3000); options "
                "given with it win", bounds=(1, 5))
 
 
@@ -179,7 +179,8 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
     candidates = _candidates(moves, favourite, root_moves, sim)
     memory = game.recall(seen, seat) if seen else None
     run = Run(game, view, memory, seat, sim, Budget(iterations, budget_ms), len(candidates) - 1,
-              {"c": exploration / 100, "cap": playout_cap, "greedy_share": greedy_rollouts / 100, "depth": depth})
+              {"c": exploration / 100, "cap": playout_cap or game.PLAYOUT_CAP, "greedy_share": greedy_rollouts / 100,
+               "depth": depth})
     greedy_node, challengers = Node(candidates[0][1], seat), [Node(move, seat) for _, move in candidates[1:]]
     challenger, differences = None, []
     if challengers and run.least <= iterations:
@@ -326,7 +327,7 @@ def _iterate(game, sample: dict, node: Node, seat: int, seats: set, sim: FastRng
     else:
         simulation = game.simulation(sample)
         simulation.play(seat, node.move, sim)
-    rewards = playout(game, simulation, cap, greedy_share, seats, sim)
+    rewards = playout(simulation, cap, greedy_share, seats, sim)
     for visited in [node] + path:
         visited.visits += 1
         visited.reward += rewards.get(visited.seat, 0.0)
@@ -382,7 +383,7 @@ def apply_move(game, state: dict, seat: int, move: dict, sim: FastRng) -> dict:
     return state
 
 
-def playout(game, simulation, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
+def playout(simulation, cap: int, greedy_share: float, seats: set, sim: FastRng) -> dict:
     """The game's greedy move for the mover's view of the simulated state, greedy_share of the time (random
     legal moves otherwise), to the end or the cap (Simulation.play_out); each seat's reward in [0, 1]: its win
     share at the end, the game's evaluate of the state reached at the cap."""
@@ -391,5 +392,4 @@ def playout(game, simulation, cap: int, greedy_share: float, seats: set, sim: Fa
     if result is not None:
         winners = result["winners"]
         return {s: 1 / len(winners) for s in winners} if winners else {}
-    state = simulation.state()
-    return {s: game.evaluate(state, s) for s in seats}
+    return {s: simulation.evaluate(s) for s in seats}

@@ -411,10 +411,16 @@ def _unseen_victory_cards(view: dict) -> list[dict]:
     return [{"colour": colour, "shape": shape} for (colour, shape), n in remaining.items() for _ in range(n)]
 
 
+PLAYOUT_CAP = 24  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+
 def evaluate(state: dict, seat: int) -> float:
-    """The games' totals so far plus what each stack would score now: 3 points ahead weighs e to 1."""
     now = [stack_score(stack, played) for stack, played in zip(state["stacks"], state["kicker_played"])]
-    totals = [sum(game[s] for game in state["scores"]) + now[s] for s in range(state["players"])]
+    return chance([sum(game[s] for game in state["scores"]) + now[s] for s in range(state["players"])], seat)
+
+
+def chance(totals: list[int], seat: int) -> float:
+    """evaluate from the games' totals so far plus what each stack would score now (the simulation's too): 3
+    points ahead weighs e to 1."""
     return win_share(totals, seat, 3)
 
 

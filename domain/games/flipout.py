@@ -814,9 +814,15 @@ def _window_of(faces: tuple) -> int:
     return best
 
 
+PLAYOUT_CAP = 6  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+
 def evaluate(state: dict, seat: int) -> float:
-    """Score piles: a set of 4 ahead weighs e to 1."""
-    return win_share([len(pile) for pile in state["score_piles"]], seat, SET_SIZES[0])
+    return chance([len(pile) for pile in state["score_piles"]], seat)
+
+
+def chance(pile_sizes: list[int], seat: int) -> float:
+    """evaluate from the score piles' sizes (the simulation's too): a set of 4 ahead weighs e to 1."""
+    return win_share(pile_sizes, seat, SET_SIZES[0])
 
 
 # --- simulation -------------------------------------------------------------------------------------

@@ -273,9 +273,15 @@ def _key(card: dict) -> tuple:
     return tuple(card["back"]), card["front"]
 
 
+PLAYOUT_CAP = 8  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+
 def evaluate(state: dict, seat: int) -> float:
-    """Score piles against the target: a quarter of the target ahead weighs e to 1."""
-    return win_share([len(pile) for pile in state["score_piles"]], seat, state["target"] / 4)
+    return chance([len(pile) for pile in state["score_piles"]], state["target"], seat)
+
+
+def chance(scores: list[int], target: int, seat: int) -> float:
+    """evaluate from the score piles' sizes (the simulation's too): a quarter of the target ahead weighs e to 1."""
+    return win_share(scores, seat, target / 4)
 
 
 # --- simulation -------------------------------------------------------------------------------------

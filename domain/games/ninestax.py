@@ -853,9 +853,15 @@ def _key(c: dict) -> tuple:
     return c["colour"], c["face"]
 
 
+PLAYOUT_CAP = 32  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+
 def evaluate(state: dict, seat: int) -> float:
-    """Fewer cards left is better: 3 cards fewer weighs e to 1."""
-    return win_share([-cards_left(state, s) for s in range(state["players"])], seat, 3)
+    return chance([cards_left(state, s) for s in range(state["players"])], seat)
+
+
+def chance(left: list[int], seat: int) -> float:
+    """evaluate from the cards each seat has left (the simulation's too): 3 cards fewer weighs e to 1."""
+    return win_share([-count for count in left], seat, 3)
 
 
 # --- simulation -------------------------------------------------------------------------------------

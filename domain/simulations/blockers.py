@@ -180,6 +180,10 @@ class FastSimulation(Simulation):
         return {"winners": [seat for seat, total in enumerate(totals) if total == best],
                 "scores": {str(seat): total for seat, total in enumerate(totals)}}
 
+    def evaluate(self, seat: int) -> float:
+        now = self._stack_scores()
+        return rules.chance([sum(game[s] for game in self._scores) + now[s] for s in range(self._players)], seat)
+
     # --- the rules on ints -------------------------------------------------------------------------
     def _offer(self, move: tuple) -> dict:
         self._offered = offered = dict(MOVE_DICTS[move]), move
@@ -270,11 +274,14 @@ class FastSimulation(Simulation):
             del self._deck[:len(empty)]
             self._passes = 0
             return
-        self._scores.append([len(stack) - 1 if kicked else len(stack) + 1  # a played kicker does not count
-                             for stack, kicked in zip(self._stacks, self._kicker_played)])
+        self._scores.append(self._stack_scores())
         self._finished = self._game + 1 >= self._games
         if not self._finished:
             self._deal(self._game + 1, rng)
+
+    def _stack_scores(self) -> list[int]:
+        """rules.stack_score of each seat's stack: a played kicker lies in it and does not count."""
+        return [len(stack) - 1 if kicked else len(stack) + 1 for stack, kicked in zip(self._stacks, self._kicker_played)]
 
     def _deal(self, game: int, rng) -> None:
         """rules._dealt and the game it starts, drawing the same shuffles."""

@@ -16,7 +16,8 @@ from collections import deque
 from functools import cache
 from itertools import combinations, permutations
 
-from domain.games.flipout import ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _legal, find_run, outcome_of_piles
+from domain.games.flipout import (ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _legal, chance, find_run,
+                                  outcome_of_piles)
 from domain.protocol import next_seat
 from domain.simulation import Simulation
 
@@ -366,6 +367,9 @@ class FastSimulation(Simulation):
 
     def outcome(self) -> dict | None:
         return None if self.end is None else outcome_of_piles(self.piles)
+
+    def evaluate(self, seat: int) -> float:
+        return chance(list(map(len, self.piles)), seat)
 
     # --- greedy -----------------------------------------------------------------------------------------
     def _greedy(self, rng) -> int:

@@ -124,6 +124,9 @@ class FastSimulation(Simulation):
             return None
         return rules.result(self._scores, [sum(len(row[seat]) for row in self._tanks) for seat in range(self._players)])
 
+    def evaluate(self, seat: int) -> float:
+        return rules.chance(self._scores, self._target, seat)
+
     @staticmethod
     def _move(seat: int, owner: int) -> dict:
         return {"action": "score"} if owner == seat else {"action": "steal", "target": owner}

@@ -103,6 +103,9 @@ class FastSimulation(Simulation):
             return None
         return {"winners": list(self._winners), "scores": {str(s): self._left(s) for s in range(self._players)}}
 
+    def evaluate(self, seat: int) -> float:
+        return rules.chance([self._left(s) for s in range(self._players)], seat)
+
     # --- who acts and what they may play ----------------------------------------------------------
     def to_act(self) -> list[int]:
         if self._winners is not None:

@@ -263,20 +263,43 @@ def test_with_one_legal_move_it_answers_at_once_without_searching():
     assert move == moves[0] and watched.determinized == 0
 
 
-def test_a_playout_cut_at_the_cap_asks_the_game_to_evaluate_if_it_can():
-    # given a game's evaluate(state, seat) and a playout cap of 0 moves
+def test_a_playout_cut_at_the_cap_is_scored_by_the_game_s_evaluate():
+    # given a game whose evaluate gives the bot's seat every chance, and a playout cap of one move
     state, seat, moves = mid_game("mantis", 2, "ismcts-cap")
-    calls = []
 
     class Evaluating(Watched):
-        def evaluate(self, state, seat):
-            calls.append(state)
-            return 1.0
+        def evaluate(self, state, asked):
+            return 1.0 if asked == seat else 0.0
 
-    # when the bot searches, then every iteration that did not end the game was evaluated
+    # when the bot searches
     _, stats = search(Evaluating(mantis), match.view(state, seat), seat, moves, random.Random(9),
-                      iterations=40, budget_ms=60_000, playout_cap=0)
-    assert 0 < len(calls) <= stats["iterations"] == 40 == 20 * len(moves)
+                      iterations=40, budget_ms=60_000, playout_cap=1)
+    # then every playout was cut and scored by evaluate: every move searched won them all
+    assert stats["iterations"] == 40 and [mean for mean in stats["means"]] == [1.0] * len(moves)
+
+
+def test_unless_its_options_say_otherwise_a_playout_is_cut_at_the_game_s_own_cap():
+    # given a game whose own cap is 3 moves, and a simulation that records the caps it is played out to
+    state, seat, moves = mid_game("mantis", 2, "ismcts-own-cap")
+    caps = []
+
+    class Recording(Simulation):
+        def play_out(self, cap, greedy_share, seats, rng):
+            caps.append(cap)
+            return super().play_out(cap, greedy_share, seats, rng)
+
+    class Capped(Watched):
+        PLAYOUT_CAP = 3
+
+        def simulation(self, state):
+            return Recording(self, state)
+
+    # when the bot searches with its default cap (0), then with a cap of its own
+    search(Capped(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000)
+    search(Capped(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000,
+           playout_cap=5)
+    # then its playouts were cut at the game's cap, then at its own
+    assert caps == [3] * 20 + [5] * 20
 
 
 # --- its options and its rng ----------------------------------------------------------------------------
@@ -306,7 +329,7 @@ def test_a_bot_seat_created_with_a_level_stores_the_options_it_stands_for():
     created = match.create("mantis", {}, [{"bot": "ismcts", "bot_options": {"level": 2}}, {"name": "ann"}],
                            "commitment", match.SERVER_SEED)
     stored = created[0]["data"]["seats"][0]["bot_options"]
-    assert stored == bot_options("ismcts", {"iterations": 100, "budget_ms": 300})
+    assert stored == bot_options("ismcts", {"iterations": 200, "budget_ms": 300})
     assert BOTS["ismcts"].think_ms(stored) == 300
 
 
@@ -358,6 +381,7 @@ def greedy_of(game, state, seat, moves):
 class Coins:
     """A one-move game for two seats: seat 0 picks a coin, coin i wins with chance odds[i], every draw apart
     (so no two moves share their luck); greedy picks coin 0. Deterministic given the rng decide gets."""
+    PLAYOUT_CAP = 1  # a match is one move
 
     def __init__(self, odds):
         self.odds = odds

@@ -1,5 +1,6 @@
 """Every game's simulation (the fast path a search's playouts run on) plays by the engine's rules, move for
-move: the same legal moves, the same state after each move, the same greedy choice, the same outcome."""
+move: the same legal moves, the same state and evaluation after each move, the same greedy choice, the same
+outcome."""
 import copy
 import math
 
@@ -39,6 +40,7 @@ def test_a_simulated_match_is_the_engine_s_match_move_for_move(game_id, players,
     simulation, pick = game.simulation(state), FastRng(seed)
     while True:
         assert simulation.state() == state
+        assert [simulation.evaluate(s) for s in range(players)] == [game.evaluate(state, s) for s in range(players)]
         assert simulation.to_act() == game.to_act(state)
         if not game.to_act(state):
             break
@@ -65,7 +67,7 @@ def test_a_simulation_leaves_the_state_it_was_built_from_as_it_was(game_id):
     game = GAMES[game_id]
     state = dealt(game, game.INFO.min_players, 1, False)
     before = copy.deepcopy(state)
-    playout(game, game.simulation(state), 10_000, 1.0, set(), FastRng(1))
+    playout(game.simulation(state), 10_000, 1.0, set(), FastRng(1))
     assert state == before
 
 
@@ -74,8 +76,8 @@ def test_a_playout_on_the_game_s_simulation_ends_as_on_the_reference_one(game_id
     game = GAMES[game_id]
     for seed in range(3):
         state = dealt(game, game.INFO.max_players, seed, False)
-        fast = playout(game, game.simulation(state), 10_000, 0.5, set(), FastRng(seed))
-        reference = playout(game, Simulation(game, state), 10_000, 0.5, set(), FastRng(seed))
+        fast = playout(game.simulation(state), 10_000, 0.5, set(), FastRng(seed))
+        reference = playout(Simulation(game, state), 10_000, 0.5, set(), FastRng(seed))
         assert fast == reference and fast  # a finished game: someone won
 
 
@@ -84,7 +86,7 @@ def test_a_playout_cut_at_the_cap_is_scored_by_the_game_s_evaluate(game_id):
     game = GAMES[game_id]
     state = dealt(game, game.INFO.min_players, 2, False)
     seats = set(range(game.INFO.min_players))
-    rewards = playout(game, game.simulation(state), 3, 1.0, seats, FastRng(2))
+    rewards = playout(game.simulation(state), 3, 1.0, seats, FastRng(2))
     assert set(rewards) == seats
     assert all(0 < value < 1 for value in rewards.values())
     assert sum(rewards.values()) == pytest.approx(1)
