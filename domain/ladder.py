@@ -15,7 +15,7 @@ Plackett-Luce) is computed in service/ratings.py: domain/ may import nothing but
 """
 from collections.abc import Mapping, Sequence
 
-from domain.bots import bot_options
+from domain.bots import level_of
 from domain.bots.ismcts import LEVELS
 from domain.errors import InvalidSetup
 
@@ -49,18 +49,20 @@ def player(seat: Mapping) -> dict:
     """The seat's rated player {player, name, kind}: its account, or its house bot's identity."""
     if seat.get("account"):
         return {"player": seat["account"], "name": seat["name"], "kind": "account"}
-    identity = bot_identity(seat["bot"], seat.get("bot_options") or {})
+    identity = bot_identity(seat["bot"], seat.get("bot_options") or {}, seat.get("bot_level"))
     return {"player": identity, "name": bot_name(identity), "kind": HOUSE}
 
 
-def bot_identity(kind: str, options: dict) -> str:
-    """"bot:<kind>" for a bot without options, "bot:ismcts:<level>" for a search level; options that are no
+def bot_identity(kind: str, options: dict, level: int | None = None) -> str:
+    """"bot:<kind>" for a bot without options, "bot:ismcts:<level>" for a search level: the level its seat was
+    created at (`level`, kept by the match), else the level its options stand for now; options that are no
     level are refused (a rating is for a strength that stays the same)."""
+    if level is None:
+        level = level_of(kind, options)
+    if level is not None:
+        return f"{BOT_PREFIX}{kind}:{level}"
     if not options:
         return f"{BOT_PREFIX}{kind}"
-    for level in LEVELS:
-        if options == bot_options(kind, {"level": level}):
-            return f"{BOT_PREFIX}{kind}:{level}"
     raise InvalidSetup("rated_bot_options", f"a rated {kind} bot plays at a level (1 to {max(LEVELS)}), not with "
                                             "options of its own")
 

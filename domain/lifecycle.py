@@ -51,6 +51,7 @@ class Seat(TypedDict):
     bot: str | None
     open: bool
     bot_options: NotRequired[dict[str, Any]]
+    bot_level: NotRequired[int]  # the level the options stood for when the match was created
     account: NotRequired[str]
     invited: NotRequired[bool]
     zombie: NotRequired[bool]

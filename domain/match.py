@@ -1,7 +1,7 @@
 """A match: the lifecycle around one game (seats, joins, the deal, the end and the seed reveal).
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
-    match_created  {game, options, seats: [{name, bot, open, bot_options?, account?, invited?}], commitment,
+    match_created  {game, options, seats: [{name, bot, open, bot_options?, bot_level?, account?, invited?}], commitment,
                     seed_source, invited_by?, invited_until?, rated?}   rated: counts on its ladder
     seat_joined    {seat, name, account?}
     seat_left      {seat}                    a seat given up before the deal: it is open again
@@ -46,7 +46,7 @@ from typing import Final
 from domain import clock, ladder
 from domain.errors import InvalidSetup
 from domain.games import get_game
-from domain.bots import BOTS, bot_options
+from domain.bots import BOTS, bot_options, level_of
 from domain import lifecycle
 from domain.lifecycle import (CancelReason, ClockSpec, Invitation, MatchCreated, OperatorAborted, Seat, SeatEventKind,
                               SeatJoined, SeatSpec, SeedSource)
@@ -126,6 +126,9 @@ def _seat(spec: SeatSpec, index: int) -> Seat:
         botted: Seat = {"name": spec.get("name") or f"{bot} bot", "bot": bot, "open": False}
         if options:
             botted["bot_options"] = options
+        level = level_of(bot, options)
+        if level is not None:
+            botted["bot_level"] = level
         return botted
     name = spec.get("name")
     if not name:

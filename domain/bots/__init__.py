@@ -6,7 +6,7 @@ shows."""
 from dataclasses import dataclass
 from typing import Callable
 
-from domain.bots.ismcts import LEVEL, OPTIONS as ISMCTS_OPTIONS, at_level, ismcts_policy
+from domain.bots.ismcts import LEVEL, LEVELS, OPTIONS as ISMCTS_OPTIONS, at_level, ismcts_policy
 from domain.errors import InvalidSetup
 from domain.protocol import Option, describe_option, fill_options
 
@@ -62,3 +62,11 @@ def bot_options(kind: str, raw: dict) -> dict:
     if kind not in BOTS:
         raise InvalidSetup("unknown_bot", f"no bot {kind!r}; bots: {', '.join(BOTS)}")
     return fill_options(f"the {kind} bot", BOTS[kind].options, BOTS[kind].expand(raw))
+
+
+def level_of(kind: str, options: dict) -> int | None:
+    """The level whose options these are, as the levels stand now (None: options of their own, or a kind without
+    levels). A match's seat keeps it (`bot_level`), so that a level re-tuned later still names its old seats."""
+    if kind != "ismcts":
+        return None
+    return next((level for level in LEVELS if options == bot_options(kind, {"level": level})), None)

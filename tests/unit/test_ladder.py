@@ -3,6 +3,7 @@ finished match gives, and the ladder's log folded."""
 import pytest
 
 from domain import ladder, match
+from domain.bots.ismcts import LEVELS
 from domain.errors import InvalidSetup
 
 CLOCK = {"move_ms": 10_000}
@@ -50,6 +51,16 @@ def test_house_bots_are_rated_under_their_kind_and_level():
         {"player": "bot:ismcts:3", "name": "ismcts bot (level 3)", "kind": ladder.HOUSE},
         {"player": "bot:ismcts:4", "name": "ismcts bot (level 4)", "kind": ladder.HOUSE},  # the defaults: level 4
         {"player": "a" * 32, "name": "ann", "kind": "account"}]
+
+
+def test_a_house_bot_stays_rated_under_the_level_it_was_seated_at_when_that_level_is_tuned_again(monkeypatch):
+    # given a match that seated the search bot at level 3
+    seats = created([{"bot": "ismcts", "bot_options": {"level": 3}}, ACCOUNTS[0]])[0]["data"]["seats"]
+    # when level 3 is given other options afterwards (a new version of the bot)
+    monkeypatch.setitem(LEVELS, 3, {"iterations": 777, "budget_ms": 400})
+    # then that seat is still level 3's on the ladder, as its match's log says
+    assert seats[0]["bot_level"] == 3
+    assert ladder.player(seats[0])["player"] == "bot:ismcts:3"
 
 
 def test_a_ladder_is_per_game_edition_where_there_is_one_and_player_count():
