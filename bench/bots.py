@@ -17,6 +17,8 @@ not change a move.
     .venv/bin/python bench/bots.py --turn-times 12                         # default ismcts turn times
     .venv/bin/python bench/bots.py --games mantis --players 2 --pairings ismcts:forgetful --iterations 200
                                                    # what remembering what the seat saw is worth
+    .venv/bin/python bench/bots.py --games flipout --players 2 --pairings ismcts:filed --budget-ms 800
+                                                   # today's bot against the one issue #27 found
 """
 import argparse
 import math
@@ -33,9 +35,11 @@ from domain.bots import BOTS, bot_options  # noqa: E402
 from domain.bots.ismcts import MAX_BUDGET_MS, search  # noqa: E402
 from domain.games import GAMES  # noqa: E402
 from domain.rng import Rng  # noqa: E402
+from filed_ismcts import filed_policy  # noqa: E402  (bench/filed_ismcts.py: this script's folder is on the path)
 
 PAIRINGS = (("greedy", "random"), ("ismcts", "greedy"))
 FORGETFUL = "forgetful"  # for a pairing only: the ismcts bot with its options, given no `seen` (its view alone)
+FILED = "filed"  # for a pairing only: the ismcts bot as issue #27 found it (bench/filed_ismcts.py)
 SALT = "bench-salt"
 
 
@@ -55,15 +59,12 @@ def player_counts(game, wanted: str) -> list[int]:
 
 
 def play_match(job: tuple) -> tuple:
-    """One seeded match; (cell, tested bot's win share, seconds per ismcts move, ismcts moves)."""
+    """One seeded match; (cell, tested bot's win share, seconds per tested search move, tested search moves)."""
     game_id, players, tested, opponent, index, options = job
     seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index // players}"
     tested_seat = index % players
     bots = [tested if s == tested_seat else opponent for s in range(players)]
-    seats = [{"bot": "ismcts" if bot == FORGETFUL else bot} for bot in bots]
-    for spec in seats:
-        if options.get(spec["bot"]):
-            spec["bot_options"] = options[spec["bot"]]
+    seats = [seat_spec(bot, options) for bot in bots]
     log = match.create(game_id, {}, seats, match.commitment(seed, SALT), "bench")
     state = match.evolve_all(None, log)
     opening = match.open_events(state, seed)
@@ -74,12 +75,15 @@ def play_match(job: tuple) -> tuple:
         seat = match.to_act(state)[0]
         spec = state["seats"][seat]
         rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
+        view, moves = match.view(state, seat), match.legal_moves(state, seat)
         started = time.perf_counter()
-        kind = BOTS[spec["bot"]]
-        earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
-        move = kind.policy(game, match.view(state, seat), seat, match.legal_moves(state, seat), rng, **earlier,
-                           **spec.get("bot_options", {}))
-        if bots[seat] == "ismcts":
+        if bots[seat] == FILED:
+            move = filed_policy(game, view, seat, moves, rng)
+        else:
+            kind = BOTS[spec["bot"]]
+            earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
+            move = kind.policy(game, view, seat, moves, rng, **earlier, **spec.get("bot_options", {}))
+        if seat == tested_seat and bots[seat] not in ("random", "greedy"):
             search_seconds += time.perf_counter() - started
             searched += 1
         events = match.decide(state, seat, move, seed, SALT)
@@ -87,6 +91,20 @@ def play_match(job: tuple) -> tuple:
     winners = state["result"]["winners"]
     share = 1 / len(winners) if tested_seat in winners else 0.0
     return (game_id, players, tested, opponent), share, search_seconds, searched
+
+
+def seat_spec(bot: str, options: dict) -> dict:
+    """The match's seat for a pairing's bot: `kind`, `ismcts[option=value;...]` (the ismcts bot with these
+    options over --iterations and --budget-ms), FORGETFUL, or FILED (a greedy seat in the log, played by
+    filed_policy)."""
+    kind, _, given = bot.partition("[")
+    if kind == FILED:
+        return {"bot": "greedy"}
+    if kind == FORGETFUL:
+        kind = "ismcts"
+    more = {name: int(value) for name, value in (item.split("=") for item in given.rstrip("]").split(";") if item)}
+    chosen = {**options.get(kind, {}), **more}
+    return {"bot": kind, **({"bot_options": chosen} if chosen else {})}
 
 
 def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
@@ -127,7 +145,7 @@ def verdict(row: dict) -> str:
 
 def print_table(rows: list[dict]) -> None:
     print("| game | players | tested vs opponent | matches | tested win share [95% CI] | even share | verdict "
-          "| ms per ismcts move |")
+          "| ms per tested search move |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         ms = f"{r['ms_per_move']:.0f}" if r["ms_per_move"] is not None else "-"
@@ -138,25 +156,30 @@ def print_table(rows: list[dict]) -> None:
 # --- turn times -------------------------------------------------------------------------------------
 def positions(game_id: str, players: int, count: int, label: str, pick: random.Random, bot: str = "random",
               per_match: int = 3) -> tuple[list[tuple], float]:
-    """`count` positions (view, seat, moves) where the seat to act has a choice, at most `per_match` (picked by
-    `pick`) from each seeded match played by `bot` in every seat; and the mean number of such choices per
-    seat and match. Match n has the seed "<label>:<n>", its bots draw from random.Random of that seed."""
+    """`count` positions (view, seat, moves, seen) where the seat to act has a choice, at most `per_match` (picked
+    by `pick`) from each seeded match played by `bot` in every seat, `seen` what the seat was shown before
+    (domain.match.seen, what a bot that remembers is given); and the mean number of such choices per seat and
+    match. Match n has the seed "<label>:<n>", its bots draw from random.Random of that seed."""
     game, found, choices_seen, matches = GAMES[game_id], [], 0, 0
     while len(found) < count:
         seed = f"{label}:{matches}"
         matches += 1
-        state = match.evolve_all(None, match.create(game_id, {}, [{"bot": bot}] * players, "c", "bench"))
-        state = match.evolve_all(state, match.open_events(state, seed))
+        log = match.create(game_id, {}, [{"bot": bot}] * players, "c", "bench")
+        state = match.evolve_all(None, log)
+        opening = match.open_events(state, seed)
+        state, log = match.evolve_all(state, opening), log + opening
         rng, choices = random.Random(seed), []
         while state["status"] == match.ACTIVE:
             seat = match.to_act(state)[0]
             moves, view = match.legal_moves(state, seat), match.view(state, seat)
             if len(moves) > 1:
-                choices.append((view, seat, moves))
+                choices.append((view, seat, moves, len(log)))
             move = BOTS[bot].policy(game, view, seat, moves, rng)
-            state = match.evolve_all(state, match.decide(state, seat, move, seed, SALT))
+            events = match.decide(state, seat, move, seed, SALT)
+            state, log = match.evolve_all(state, events), log + events
         choices_seen += len(choices)
-        found += pick.sample(choices, min(len(choices), per_match, count - len(found)))
+        picked = pick.sample(choices, min(len(choices), per_match, count - len(found)))
+        found += [(view, seat, moves, match.seen(log[:length], seat)) for view, seat, moves, length in picked]
     return found, choices_seen / (matches * players)
 
 
@@ -173,9 +196,9 @@ def turn_times(games: list[str], count: int, counts: str) -> None:
             times, iterations, rounds = [], [], []
             label = f"turns:{game_id}:{players}"
             found, _ = positions(game_id, players, count, label, random.Random(label), per_match=max(1, count // 3))
-            for i, (view, seat, moves) in enumerate(found):
+            for i, (view, seat, moves, seen) in enumerate(found):
                 started = time.perf_counter()
-                _, stats = search(game, view, seat, moves, random.Random(i), **defaults)
+                _, stats = search(game, view, seat, moves, random.Random(i), seen=seen, **defaults)
                 times.append(1000 * (time.perf_counter() - started))
                 iterations.append(stats["iterations"])
                 rounds.append(stats["rounds"])
@@ -198,7 +221,9 @@ def main() -> None:
     parser.add_argument("--players", default="both", choices=("2", "max", "both"))
     parser.add_argument("--pairings", default=",".join(f"{t}:{o}" for t, o in PAIRINGS),
                         help=f"tested:opponent pairs (default: greedy:random,ismcts:greedy); {FORGETFUL}: the "
-                             "ismcts bot with the same options, but given only its view (not what it saw before)")
+                             "ismcts bot with the same options, but given only its view (not what it saw before); "
+                             f"{FILED}: the ismcts bot of issue #27's filing; ismcts[option=value;...]: with other "
+                             "options, e.g. ismcts:ismcts[playout_cap=1000;root_moves=12]")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--turn-times", type=int, default=0, metavar="N",
                         help="instead of matches: time the default ismcts turn at N positions per game and size")

@@ -1,0 +1,78 @@
+"""The ismcts bot as it was when issue #27 was filed (domain/bots/ismcts.py at 66f5840), for bench/bots.py to
+measure today's bot against ("beats today's ismcts"): only its root decision and its playouts, on today's games.
+
+What it did, and what this keeps: every round one sample of the hidden cards from the seat's view alone (no
+memory of what the seat saw before), greedy's move and up to 11 others at random played out in it with the same
+seed, to the end, through the game's own decide and evolve (the reference simulation: the fast simulations came
+later); it stopped before a round that would overrun 0.8 s, or at 2000 iterations, or after the first playout if
+4 rounds could not fit. It played the move with the best mean among those that beat greedy's move in the same
+samples by more than one standard error of the paired difference, after at least 4 rounds; else greedy's.
+Its depth-0 defaults are the only options it takes (the tree was off by default then as now).
+"""
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domain.bots.ismcts import FastRng, move_key  # noqa: E402
+from domain.errors import IllegalMove  # noqa: E402
+from domain.simulation import Simulation  # noqa: E402
+
+ITERATIONS, BUDGET_MS, ROOT_MOVES, MARGIN = 2000, 800, 12, 1.0
+MIN_ROUNDS_TO_OVERRIDE = 4
+
+
+def filed_policy(game, view: dict, seat: int, moves: list[dict], rng) -> dict:
+    if len(moves) == 1:
+        return moves[0]
+    started = time.perf_counter()
+    deadline = started + BUDGET_MS / 1000
+    sim = FastRng(rng.getrandbits(64))
+    favourite = game.greedy(view, seat, moves, sim)
+    others = [m for m in moves if move_key(m) != move_key(favourite)]
+    if len(others) >= ROOT_MOVES:
+        others = sim.sample(others, ROOT_MOVES - 1)
+    candidates = [favourite] + others
+    rounds: list[list[float]] = []
+    done = failed = 0
+    while (len(rounds) + failed + 1) * len(candidates) <= ITERATIONS:
+        now = time.perf_counter()
+        if rounds and now + (now - started) / (len(rounds) + failed) > deadline:
+            break
+        sample, seed, rewards = game.determinize(view, seat, sim), sim.getrandbits(64), []
+        try:
+            for move in candidates:
+                rewards.append(_played_out(game, sample, seat, move, FastRng(seed)))
+                done += 1
+                per_round = (time.perf_counter() - started) / done * len(candidates)
+                if not rounds and started + per_round * MIN_ROUNDS_TO_OVERRIDE > deadline:
+                    return favourite  # the budget cannot hold the rounds needed to leave greedy's move
+        except IllegalMove:
+            failed += 1
+            continue
+        rounds.append(rewards)
+    return _choose(candidates, rounds)
+
+
+def _played_out(game, sample: dict, seat: int, move: dict, sim: FastRng) -> float:
+    simulation = Simulation(game, sample)
+    simulation.play(seat, move, sim)
+    simulation.play_out(1000, 1.0, {seat}, sim)
+    result = simulation.outcome()
+    if result is None:
+        return simulation.evaluate(seat)
+    return 1 / len(result["winners"]) if seat in result["winners"] else 0.0
+
+
+def _choose(candidates: list[dict], rounds: list[list[float]]) -> dict:
+    best, best_mean, n = candidates[0], 0.0, len(rounds)
+    if n < MIN_ROUNDS_TO_OVERRIDE:
+        return best
+    for i in range(1, len(candidates)):
+        differences = [r[i] - r[0] for r in rounds]
+        mean = sum(differences) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
+        if mean > MARGIN * spread and mean > best_mean:
+            best, best_mean = candidates[i], mean
+    return best
