@@ -10,7 +10,9 @@ samples (never used to pick) measures by win share how much more the pick wins t
 picks better moves than the end's win share with as few samples is one whose score carries less luck.
 
 The table gives, per game, player count and S, the mean gain per decision with a 95% interval for each score,
-and the decisions a seat makes per match: a gain per decision adds up over a seat's decisions in a match.
+and the decisions a seat makes per match: a gain per decision adds up over a seat's decisions in a match. A
+last row per game and player count gives each score's noise: the standard deviation of the paired difference
+between greedy's move and another move in one sample (the fewer samples a score needs to tell moves apart).
 
     .venv/bin/python bench/room.py                                       # every game at 2 players
     .venv/bin/python bench/room.py --games 9stax --positions 200 --samples 600 --caps 3,6,12,24,48
@@ -75,6 +77,11 @@ def gain(rows: list, score: int, select: int) -> float:
     return statistics.fmean(row[best][-1] - row[0][-1] for row in rows[len(rows) // 2:])
 
 
+def spread(rows: list, score: int) -> float:
+    """The standard deviation, over the samples, of the `score` difference between the second move and greedy's."""
+    return statistics.stdev(row[1][score] - row[0][score] for row in rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(GAMES))
@@ -113,6 +120,10 @@ def main() -> None:
                         cells.append(f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
                     print(f"| {game_id} | {players} | {decisions:.0f} | {select} samples | " + " | ".join(cells)
                           + f" | {time.perf_counter() - started:.0f} |", flush=True)
+                noise = [statistics.fmean(spread(rows, score) for rows in tables if len(rows[0]) > 1)
+                         for score in range(len(caps) + 1)]
+                print(f"| {game_id} | {players} | | noise (SD of a paired difference) | "
+                      + " | ".join(f"{sd:.3f}" for sd in noise) + " | |", flush=True)
 
 
 if __name__ == "__main__":
