@@ -73,9 +73,16 @@ TAKES = tuple({open_places: tuple((hand_card, place) for place in range(PLACE_CO
                for open_places in _subsets(AREA_MASK[hand_card])} for hand_card in HAND_DECK)
 
 
+# random.shuffle's steps on a list of each length: the index swapped, last first, and the bits its bounded
+# draw takes (random.Random._randbelow: getrandbits of the bound's length, again while not below the bound)
+SHUFFLE_STEPS = tuple(tuple((last, (last + 1).bit_length()) for last in range(length - 1, 0, -1))
+                      for length in range(len(VICTORY_DECK) + 1))
+
+
 class FastSimulation(Simulation):
     """Blockers on small ints and bitmasks, changed in place; the same rules, rng draws and greedy choice as
-    the engine's (tests/unit/test_simulation.py plays both side by side)."""
+    the engine's (tests/unit/test_simulation.py plays both side by side). Its rng is a random.Random (the
+    search's FastRng), whose bounded draws and shuffles this takes from getrandbits as random.Random does."""
 
     def __init__(self, state: dict):  # the base class's engine state is replaced by this representation
         self.rules = rules
@@ -156,7 +163,7 @@ class FastSimulation(Simulation):
         self._play(seat, known, rng)
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        random, below = rng.random, rng.below
+        random, getrandbits = rng.random, rng.getrandbits
         moves_of, greedy, play = self._moves, self._greedy, self._play
         self._offered, self._listed_seat = (None, PASS), NO_SEAT
         for played in range(cap):
@@ -169,7 +176,7 @@ class FastSimulation(Simulation):
             if greedy_share and count > 1 and random() < greedy_share:
                 play(seat, greedy(seat, moves, random), rng)
             else:
-                play(seat, moves[below(count)] if count > 1 else moves[0], rng)
+                play(seat, moves[_below(getrandbits, count)] if count > 1 else moves[0], rng)
         return cap
 
     def outcome(self) -> dict | None:
@@ -249,7 +256,7 @@ class FastSimulation(Simulation):
         hand.append(deck.pop(0))
         played.append(hand_card)
         if not deck:  # the last card was drawn: every played hand card becomes the new deck
-            self._hand_decks[seat] = rng.shuffled(played)
+            self._hand_decks[seat] = _shuffled(rng.getrandbits, played)
             played.clear()
         self._turn, self._passes = self._next_seat[seat], 0
 
@@ -279,8 +286,8 @@ class FastSimulation(Simulation):
     def _deal(self, game: int, rng) -> None:
         """rules._dealt and the game it starts, drawing the same shuffles."""
         players = self._players
-        cards, kickers = rng.shuffled(VICTORY_DECK), rng.shuffled(KICKER_DECK)
-        hand_decks = [rng.shuffled(HAND_DECK) for _ in range(players)]
+        cards, kickers = _shuffled(rng.getrandbits, VICTORY_DECK), _shuffled(rng.getrandbits, KICKER_DECK)
+        hand_decks = [_shuffled(rng.getrandbits, HAND_DECK) for _ in range(players)]
         self._game, self._first = game, rules.next_seat(self._match_first, players, game)
         self._turn, self._passes = self._first, 0
         self._deck = cards[PLACE_COUNT:]
@@ -290,6 +297,26 @@ class FastSimulation(Simulation):
         self._stacks, self._played = [[] for _ in range(players)], [[] for _ in range(players)]
         self._kicker_played = [False] * players
         self._index(cards[:PLACE_COUNT])
+
+
+def _below(getrandbits, bound: int) -> int:
+    """rng.below(bound), as random.Random draws it."""
+    bits = bound.bit_length()
+    drawn = getrandbits(bits)
+    while drawn >= bound:
+        drawn = getrandbits(bits)
+    return drawn
+
+
+def _shuffled(getrandbits, items) -> list:
+    """rng.shuffled(items): random.shuffle's swaps, each bounded draw as random.Random takes it."""
+    shuffled = list(items)
+    for last, bits in SHUFFLE_STEPS[len(shuffled)]:
+        other = getrandbits(bits)
+        while other > last:
+            other = getrandbits(bits)
+        shuffled[last], shuffled[other] = shuffled[other], shuffled[last]
+    return shuffled
 
 
 def _card_dicts(cards: list[tuple]) -> list[dict]:
