@@ -37,6 +37,10 @@ def _reaches() -> list[int]:
 
 
 REACH = _reaches()
+# a hand (its cards as a mask) -> per hand card, the places the other hand cards open (only hands of
+# rules.HAND_SIZE cards, the ones greedy weighs)
+OTHERS_REACH = {held: tuple(REACH[held & ~HAND_BIT[card]] for card in HAND_DECK)
+                for held in range(len(REACH)) if held.bit_count() == rules.HAND_SIZE}
 
 
 def _ours(card: dict) -> tuple:
@@ -276,10 +280,13 @@ class FastSimulation(Simulation):
 
     def _kicker_or_pass(self, seat: int) -> tuple:
         """rules.greedy when stuck: the kicker only if it opens a take now and leaves another card matching it."""
-        kicker, (first, second, third, fourth) = self._kickers[seat], self._hands[seat]
-        matching = self._masks[kicker[0]] | self._masks[kicker[1]]
+        kicker, masks = self._kickers[seat], self._masks
+        matching = masks[kicker[0]] | masks[kicker[1]]
+        if matching.bit_count() < 2:
+            return PASS
+        first, second, third, fourth = self._hands[seat]
         held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
-        return KICKER if matching.bit_count() >= 2 and REACH[held] & matching else PASS
+        return KICKER if REACH[held] & matching else PASS
 
     def _end_cycle(self, getrandbits) -> bool:
         """Everyone passed in a row: refill the grid, or end the game and deal the next. Whether the match is
@@ -324,20 +331,23 @@ class FastSimulation(Simulation):
 
 def _weighed(moves: tuple, hand: list[int], grid: list, masks: list[int], random) -> tuple:
     """rules.greedy's take, on ints. A take's value: twice the cards left matching the taken one (its next
-    top) that the rest of the hand reaches, plus all of them, plus a tie-break draw; the first best wins, as in
-    max."""
+    top) that the rest of the hand reaches, plus all of them (its count), plus half a tie-break draw; the first
+    best wins, as in max. Half a draw is less than 1, so a take counting less than the best cannot win: its
+    draw is drawn and not added."""
     first, second, third, fourth = hand
-    held = HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]
-    best, best_value, weighed, reach = PASS, -1.0, -1, 0  # no hand card weighed yet
+    reaches = OTHERS_REACH[HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]]
+    best, best_count, best_value = PASS, -1, -1.0
     for move in moves:
         hand_card, place, bit = move
-        if hand_card != weighed:
-            weighed, reach = hand_card, REACH[held - HAND_BIT[hand_card]]
         colour, shape = grid[place]
         left = (masks[colour] | masks[shape]) - bit  # the taken card's own bit is set
-        value = 2 * (left & reach).bit_count() + left.bit_count() + random() * 0.5
+        count = 2 * (left & reaches[hand_card]).bit_count() + left.bit_count()
+        if count < best_count:
+            random()
+            continue
+        value = random() * 0.5 + count  # the engine's int + float, in the order float addition ignores
         if value > best_value:
-            best, best_value = move, value
+            best, best_count, best_value = move, count, value
     return best
 
 
