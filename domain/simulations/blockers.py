@@ -128,6 +128,7 @@ class FastSimulation(Simulation):
         self._listed_seat, self._listed_moves = NO_SEAT, STUCK
         self._index()
         self._offered: tuple[dict | None, Move] = None, PASS
+        self._chosen = PASS  # greedy's choice, when the interface asks the loop of moves for it
 
     def _index(self) -> None:
         """The grid's masks by colour and by shape, the stacks' tops, and no moves listed yet."""
@@ -171,9 +172,11 @@ class FastSimulation(Simulation):
 
     def greedy(self, seat: int, rng) -> dict:
         moves = self._listed(seat)
+        if len(moves) > 1:
+            return self._offer(self._greedy_choice(rng))
         if moves[0] is not PASS:
-            return self._offer(_weighed(moves, self._hands[seat], self._grid, self._masks, rng.random))
-        return self._offer(self._kicker_or_pass(seat) if len(moves) > 1 else PASS)
+            rng.random()  # the engine's greedy weighs a lone take too, drawing its tie-break
+        return self._offer(moves[0])
 
     def play(self, seat: int, move: dict, rng) -> None:
         offered, known = self._offered
@@ -207,16 +210,23 @@ class FastSimulation(Simulation):
             self._run(0, 0.0, set(), NO_DRAWS, None)
         return self._listed_moves if seat == self._listed_seat else ()
 
-    def _run(self, cap: int, greedy_share: float, seats: set, rng, first_move: Move | None) -> int:
+    def _greedy_choice(self, rng) -> Move:
+        """Greedy's choice among the mover's moves (more than one), as a run of moves chooses it."""
+        self._run(1, 0.0, set(), rng, None, asked=True)
+        return self._chosen
+
+    def _run(self, cap: int, greedy_share: float, seats: set, rng, first_move: Move | None,
+             asked: bool = False) -> int:
         """Simulation.play_out, playing `first_move` first if given: up to `cap` moves, each listed,
         chosen (greedy's `greedy_share` of the time when there is a choice, else at random) and played; the
-        moves played, the next mover's moves left listed. One loop for every move: a call a move would cost
-        more than the rules' own work."""
+        moves played, the next mover's moves left listed. `asked`: greedy's choice of the first move, kept
+        in `_chosen` and not played. One loop for every move: a call a move would cost more than the rules'
+        own work."""
         if self._finished:
             self._listed_seat, self._listed_moves = self._turn, ()
             return 0
         random, getrandbits = rng.random, rng.getrandbits
-        add, weighed, next_seat, takes_of, area = seats.add, _weighed, self._next_seat, TAKES, AREA_MASK
+        add, next_seat, takes_of, area = seats.add, self._next_seat, TAKES, AREA_MASK
         grid, masks, tops, hands = self._grid, self._masks, self._tops, self._hands
         stacks, hand_decks, played_cards = self._stacks, self._hand_decks, self._played
         turn = self._turn
@@ -238,8 +248,30 @@ class FastSimulation(Simulation):
                 move, first_move = first_move, None
             elif count == 1:
                 move = moves[0]
-            elif greedy_share and random() < greedy_share:
-                move = self._kicker_or_pass(seat) if moves[0] is PASS else weighed(moves, hand, grid, masks, random)
+            elif asked or greedy_share and random() < greedy_share:
+                if moves[0] is PASS:
+                    move = self._kicker_or_pass(seat)
+                else:  # rules.greedy's take: the first of the best values, as max gives it
+                    others_reach = OTHERS_REACH[HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third]
+                                                | HAND_BIT[fourth]]
+                    best_weight, best_value = -1, -1.0
+                    for take in moves:
+                        hand_card, place, bit = take
+                        colour, shape = grid[place]
+                        left = (masks[colour] | masks[shape]) - bit  # the taken card's own bit is set
+                        # twice the cards left matching the taken one (its next top) that the rest of the
+                        # hand reaches, plus all of them; the value adds half a tie-break draw, under 1, so a
+                        # take weighing less than the best cannot win: its draw is drawn and not added
+                        weight = 2 * (left & others_reach[hand_card]).bit_count() + left.bit_count()
+                        if weight < best_weight:
+                            random()
+                            continue
+                        value = random() * 0.5 + weight  # the engine's int + float: float addition commutes
+                        if value > best_value:
+                            move, best_weight, best_value = take, weight, value
+                if asked:
+                    self._chosen = move
+                    return 0
             else:
                 move = moves[_below(getrandbits, count)]
             hand_card, place, bit = move
@@ -327,28 +359,6 @@ class FastSimulation(Simulation):
         self._stacks[:], self._played[:] = [[] for _ in range(players)], [[] for _ in range(players)]
         self._kicker_played[:] = [False] * players
         self._index()
-
-
-def _weighed(moves: tuple, hand: list[int], grid: list, masks: list[int], random) -> tuple:
-    """rules.greedy's take, on ints. A take's value: twice the cards left matching the taken one (its next
-    top) that the rest of the hand reaches, plus all of them (its count), plus half a tie-break draw; the first
-    best wins, as in max. Half a draw is less than 1, so a take counting less than the best cannot win: its
-    draw is drawn and not added."""
-    first, second, third, fourth = hand
-    reaches = OTHERS_REACH[HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third] | HAND_BIT[fourth]]
-    best, best_count, best_value = PASS, -1, -1.0
-    for move in moves:
-        hand_card, place, bit = move
-        colour, shape = grid[place]
-        left = (masks[colour] | masks[shape]) - bit  # the taken card's own bit is set
-        count = 2 * (left & reaches[hand_card]).bit_count() + left.bit_count()
-        if count < best_count:
-            random()
-            continue
-        value = random() * 0.5 + count  # the engine's int + float, in the order float addition ignores
-        if value > best_value:
-            best, best_count, best_value = move, count, value
-    return best
 
 
 def _below(getrandbits, bound: int) -> int:
