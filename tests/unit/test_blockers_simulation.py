@@ -1,6 +1,6 @@
 """Blockers' fast simulation (domain/simulations/blockers.py) where its own representation has edges: a state read
 in mid-match, the hand deck's reshuffle, the end of a cycle (a refill, or the end of a game and the next deal),
-the kicker, and a whole playout against the reference simulation."""
+the kicker, greedy's draws when there is no choice, and a whole playout against the reference simulation."""
 import random
 
 from hypothesis import given as for_all, settings, strategies as st
@@ -93,3 +93,21 @@ def test_a_playout_from_anywhere_in_a_match_ends_as_on_the_reference_simulation(
             == reference.play_out(cap, greedy_share, reference_seats, FastRng(seed)))
     assert fast.state() == reference.state() and fast_seats == reference_seats
     assert fast.outcome() == reference.outcome()
+
+
+def test_greedy_draws_from_the_rng_as_the_engine_s_greedy_a_lone_take_too():
+    """The simulation's greedy asks its loop of moves only when there is a choice; a lone take is weighed all the
+    same by the engine's greedy, which draws its tie-break, and a lone pass draws nothing."""
+    lone_moves = set()
+    for players in (2, 3, 4):
+        for state, seat in engine_states(players, 20 + players):
+            if seat is None:
+                continue
+            legal = blockers.legal_moves(state, seat)
+            ours, theirs = FastRng(players), FastRng(players)
+            assert blockers.simulation(state).greedy(seat, ours) == blockers.greedy(
+                blockers.view(state, seat), seat, legal, theirs)
+            assert ours.random() == theirs.random()
+            if len(legal) == 1:
+                lone_moves.add(legal[0]["action"])
+    assert lone_moves == {"take", "pass"}
