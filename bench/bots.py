@@ -77,8 +77,9 @@ def play_match(job: tuple) -> tuple:
         rng = Rng.derive(seed, f"bot:{seat}:{state['version']}").python_random()
         view, moves = match.view(state, seat), match.legal_moves(state, seat)
         started = time.perf_counter()
-        if bots[seat] == FILED:
-            move = filed_policy(game, view, seat, moves, rng)
+        kind, given = parsed(bots[seat])
+        if kind == FILED:
+            move = filed_policy(game, view, seat, moves, rng, **given)
         else:
             kind = BOTS[spec["bot"]]
             earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
@@ -95,16 +96,21 @@ def play_match(job: tuple) -> tuple:
 
 def seat_spec(bot: str, options: dict) -> dict:
     """The match's seat for a pairing's bot: `kind`, `ismcts[option=value;...]` (the ismcts bot with these
-    options over --iterations and --budget-ms), FORGETFUL, or FILED (a greedy seat in the log, played by
-    filed_policy)."""
-    kind, _, given = bot.partition("[")
+    options over --iterations and --budget-ms), FORGETFUL, or FILED[iterations=..;budget_ms=..] (a greedy seat
+    in the log, played by filed_policy)."""
+    kind, given = parsed(bot)
     if kind == FILED:
         return {"bot": "greedy"}
     if kind == FORGETFUL:
         kind = "ismcts"
-    more = {name: int(value) for name, value in (item.split("=") for item in given.rstrip("]").split(";") if item)}
-    chosen = {**options.get(kind, {}), **more}
+    chosen = {**options.get(kind, {}), **given}
     return {"bot": kind, **({"bot_options": chosen} if chosen else {})}
+
+
+def parsed(bot: str) -> tuple[str, dict]:
+    """`kind[option=value;...]` as the kind and its integer options."""
+    kind, _, given = bot.partition("[")
+    return kind, {name: int(value) for name, value in (item.split("=") for item in given.rstrip("]").split(";") if item)}
 
 
 def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
