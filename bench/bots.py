@@ -89,9 +89,13 @@ def play_match(job: tuple) -> tuple:
             searched += 1
         events = match.decide(state, seat, move, seed, SALT)
         state, log = match.evolve_all(state, events), log + events
-    winners = state["result"]["winners"]
-    share = 1 / len(winners) if tested_seat in winners else 0.0
-    return (game_id, players, tested, opponent), share, search_seconds, searched
+    return (game_id, players, tested, opponent), seat_share(state["result"], tested_seat), search_seconds, searched
+
+
+def seat_share(result: dict, seat: int) -> float:
+    """The seat's win share of a finished match: 1/len(winners) if it is a winner, else 0."""
+    winners = result["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
 
 
 def seat_spec(bot: str, options: dict) -> dict:

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain.bots.ismcts import FastRng, move_key  # noqa: E402
 from domain.games import GAMES  # noqa: E402
-from bots import positions  # noqa: E402  (bench/bots.py: this script's folder is on the path)
+from bots import positions, seat_share  # noqa: E402  (bench/bots.py: this script's folder is on the path)
 
 MOVES = 12  # greedy's and up to 11 others, as the ismcts bot searched by default before it searched them all
 FINISHED = 10**9  # a cap no playout reaches: the win share at the end
@@ -42,8 +42,7 @@ def scores(game, simulation, seat: int, caps: list[int], rng) -> list[float]:
         played += simulation.play_out(cap - played, 1.0, {seat}, rng)
         result = simulation.outcome()
         if result is not None:
-            won = 1 / len(result["winners"]) if seat in result["winners"] else 0.0
-            return values + [won] * (len(caps) + 1 - len(values))
+            return values + [seat_share(result, seat)] * (len(caps) + 1 - len(values))
         values.append(simulation.evaluate(seat))
     raise AssertionError("a playout ended without an outcome")
 
