@@ -158,11 +158,14 @@ def test_the_export_names_a_pairing_the_rules_would_not_give():
     assert not verdict.ok and verdict.first_bad_event == 2
 
 
-def test_standings_carry_openskill_ratings():
+def test_standings_carry_openskill_ratings(monkeypatch):
+    # A fixed deal seed: on a few random seeds in a hundred, random wins the early tables and ends rated at or above
+    # a greedy that won more (openskill weighs early results more), which is the ratings' nature, not this test's.
+    monkeypatch.setattr("service.tournaments.commands.secrets.token_hex", lambda nbytes: "5e" * nbytes)
     service = make_tournaments(InlineTournaments())
     created = service.create({**DUPLICATE, "deals": 5})
     rows = service.standings(created["id"])["entrants"]
-    assert rows[0]["name"] == "greedy #1"
+    assert rows[0]["name"] == "greedy #1" and rows[0]["wins"] > rows[1]["wins"]
     assert rows[0]["rating"]["mu"] > rows[1]["rating"]["mu"]
     assert rows[0]["rating"]["ordinal"] == pytest.approx(rows[0]["rating"]["mu"] - 3 * rows[0]["rating"]["sigma"])
 
