@@ -37,9 +37,8 @@ def test_a_tournament_finishes_counting_each_match_once_through_worker_kills_and
         for _ in range(3):  # workers killed mid-job, several times
             for name in ("worker-0", "worker-1"):
                 pid = service.pid(name)
-                # supervisord may still report a worker RUNNING that has just died: gone is what a kill wants
-                with contextlib.suppress(ProcessLookupError):
-                    if pid:
+                if pid:  # supervisord may still report a worker RUNNING that has just died: gone is what a kill wants
+                    with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
             time.sleep(0.7)
         midway = progress(base, ids)
