@@ -31,6 +31,8 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
                          for kind in range(len(CARDS))) for bonus in (0, 0.3))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
+DECODED_TIES = 16  # _tie_break decodes up to this many ties' draws from getrandbits (measured: cheaper up to ~30)
+DRAW_VALUE = rules.FLAT_VALUES["draw"]  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
 EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
@@ -175,17 +177,16 @@ class FastSimulation(Simulation):
     # --- greedy ------------------------------------------------------------------------------------
     def _greedy(self, seat: int, moves, rng) -> int:
         """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
+        if len(moves) == 1:  # rules.greedy draws a lone move's tie-break too
+            rng.random()
+            return 0
         step = self._step
         if step is None or step == "shift":
-            return self._greedy_play(seat, moves, rng)
+            plays = [move[1] for move in moves if move[0] == "play"]
+            return self._greedy_play(seat, plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, rng)
-        values, random = self._values(seat, moves), rng.random
-        if len(values) == 2:  # the commonest choice
-            first = values[0], random()
-            return 1 if (values[1], random()) > first else 0
-        keyed = list(zip(values, _draws(rng, len(values))))  # the highest value; ties to the highest draw
-        return keyed.index(max(keyed))
+        return _best(self._values(seat), rng)
 
     def _greedy_swap(self, seat: int, rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
@@ -202,7 +203,7 @@ class FastSimulation(Simulation):
         best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
                       for value, a, b, large in groups if value == top
                       for p, q in _best_pairs(sizes, first, a, b, large))
-        return max(best, key=_draws(rng, table * (table - 1) // 2).__getitem__)
+        return _tie_break(best, table * (table - 1) // 2, rng)
 
     def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
         """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
@@ -220,49 +221,48 @@ class FastSimulation(Simulation):
                 groups.append((value, a, b, large))
         return groups
 
-    def _greedy_play(self, seat: int, moves, rng) -> int:
-        """_greedy in a turn or after a Color Shift: plays of the held stack, then draw or pass. One loop, the
-        best kept as it goes (the commonest choice of a playout)."""
+    def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
+        """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
+        stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
         stack = self._stacks[seat][self._held[seat]]
         emptying, random = len(stack) == 1, rng.random
-        table = PLAY_VALUE[emptying]
-        best = None
-        for index, move in enumerate(moves):
-            if move[0] == "play":
-                value = table[stack[move[1]]]
-                if value is None:
-                    value = 1 + self._card_value(seat, stack[move[1]], emptying)
-            else:
-                value = rules.FLAT_VALUES[move[0]]
-            key = value, random()
-            if best is None or key > best:
+        table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
+        best, chosen = (-1.0, 0.0), 0  # below any move's value
+        for index, position in enumerate(plays):
+            card = stack[position]
+            key = table[card] or 1 + self._card_value(seat, card, emptying), random()
+            if key > best:
                 best, chosen = key, index
+        if can_draw and (DRAW_VALUE, random()) > best:
+            return len(plays)
         return chosen
 
-    def _values(self, seat: int, moves) -> list:
-        """rules.greedy's value of each of the moves (but a turn's, a Color Shift's or a Swap's)."""
+    def _values(self, seat: int) -> list:
+        """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
+        Shift's or a Swap's), from the state alone."""
         step, stacks = self._step, self._stacks
         if step == "drawn":
-            value = PLAY_VALUE[False][self._drawn]
-            if value is None:
-                value = 1 + self._card_value(seat, self._drawn, False)
-            return [value, rules.FLAT_VALUES["keep"]] if len(moves) == 2 else [rules.FLAT_VALUES["keep"]]
+            if not PLAYABLE[self._lead][self._drawn]:
+                return [rules.FLAT_VALUES["keep"]]
+            played = PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
+            return [played, rules.FLAT_VALUES["keep"]]
         if step == "effect":
             return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
         if step == "peek":
-            peeked, held = stacks[self._target][self._stack], stacks[seat][self._held[seat]]
-            return [self._card_value(seat, peeked[move[1]], False) - self._card_value(seat, held[move[2]], False)
-                    if move is not END_PEEK else rules.FLAT_VALUES["end_peek"] for move in moves]
+            peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
+            held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
+            return [taken - given for taken in peeked for given in held] + [rules.FLAT_VALUES["end_peek"]]
         face = self._face
         if face == "free_discard":
-            return [len(stacks[seat][stack]) for _, stack in moves]
-        if face == "reveal":
+            return list(map(len, stacks[seat]))
+        if face == "reveal":  # a position's value: the opponents that have a stack there
             others = [len(own) for s, own in enumerate(stacks) if s != seat]
-            return [sum(count > stack for count in others) for _, stack in moves]
-        left = [self._left(s) for s in range(self._players)]
+            return [sum(map(position.__lt__, others)) for position in range(max(others))]
+        left = list(map(_count_cards, stacks))
         if face == "attack":
-            return [-left[target] - 0.5 * self._tiles[target] for _, target in moves]
-        return [-left[target] + 0.1 * len(stacks[target][stack]) for _, target, stack in moves]
+            return [-left[target] - 0.5 * self._tiles[target] for target in range(self._players) if target != seat]
+        return [-left[target] + 0.1 * len(stack) for target, own in enumerate(stacks) if target != seat
+                for stack in own]
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -296,8 +296,8 @@ class FastSimulation(Simulation):
         self._legal = None
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        """Simulation.play_out on compact moves, drawing from rng as it does."""
-        random, below = rng.random, rng.below
+        """Simulation.play_out, drawing from rng as it does: each step's move chosen and played by the step's
+        own method (_PLAYOUT_STEP), a turn's and a drawn card's without listing the moves."""
         self._legal = None
         for played in range(cap):
             if self._winners is not None:
@@ -305,16 +305,58 @@ class FastSimulation(Simulation):
             step = self._step
             actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
             seats.add(actor)
-            moves = self._list_moves(actor)
-            count = len(moves)
-            if count == 1:
-                move = moves[0]
-            elif greedy_share and random() < greedy_share:
-                move = moves[self._greedy(actor, moves, rng)]
-            else:
-                move = moves[below(count)]
-            _APPLY[move[0]](self, actor, rng, *move)
+            _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
         return cap
+
+    def _play_turn(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in a turn (a play of the held stack, else a draw, else a pass: _list_moves' order) or
+        after a Color Shift, chosen by position (the choice is written out here and in the next two methods:
+        a helper's call costs a tenth of a playout)."""
+        stack = self._stacks[seat][self._held[seat]]
+        if self._step is None:
+            match = PLAYABLE[self._lead]
+            plays = [i for i, card in enumerate(stack) if match[card]]
+            can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
+        else:
+            plays, can_draw = list(range(len(stack))), False
+        count = len(plays) + can_draw
+        if count < 2:
+            index = 0
+        elif greedy_share and rng.random() < greedy_share:
+            index = self._greedy_play(seat, plays, can_draw, rng)
+        else:
+            index = rng.below(count)
+        if index < len(plays):
+            self._play(seat, rng, "play", plays[index])
+        elif can_draw:
+            self._draw(seat, rng, "draw")
+        else:
+            self._end_turn(seat)
+
+    def _play_drawn_step(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move on a drawn card: play it (when it matches) or keep it."""
+        if not PLAYABLE[self._lead][self._drawn]:
+            kept = 1
+        elif greedy_share and rng.random() < greedy_share:
+            kept = _best(self._values(seat), rng)
+        else:
+            kept = rng.below(2)
+        if kept:
+            self._keep(seat, rng, "keep")
+        else:
+            self._play(seat, rng, "play_drawn")
+
+    def _play_move(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in the rarer steps, through their compact moves."""
+        moves = self._list_moves(seat)
+        count = len(moves)
+        if count == 1:
+            move = moves[0]
+        elif greedy_share and rng.random() < greedy_share:
+            move = moves[self._greedy(seat, moves, rng)]
+        else:
+            move = moves[rng.below(count)]
+        _APPLY[move[0]](self, seat, rng, *move)
 
     # each move's rules (decide's, and the evolve of the events it decides), called with the move's values
     def _pass(self, seat, rng, action):
@@ -493,6 +535,11 @@ _APPLY: dict[str, Callable[..., None]] = {
 }
 
 
+_PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
+    None: FastSimulation._play_turn, "shift": FastSimulation._play_turn, "drawn": FastSimulation._play_drawn_step,
+    "choose": FastSimulation._play_move, "effect": FastSimulation._play_move, "peek": FastSimulation._play_move}
+
+
 class _Swaps:
     """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
     position), each decoded when asked (hundreds of them at four seats, and a playout takes one)."""
@@ -513,6 +560,10 @@ class _Swaps:
         raise IndexError(index)
 
 
+def _count_cards(own: list[list[int]]) -> int:
+    return sum(map(len, own))
+
+
 def _as_dict(move: tuple) -> dict:
     if len(move) == 1:
         return {"action": move[0]}
@@ -530,6 +581,48 @@ def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large:
     wanted = (big, small) if large == a else (small, big)
     return [(first[a] + i, first[b] + j) for i, n in enumerate(sizes[a]) if n == wanted[0]
             for j, m in enumerate(sizes[b]) if m == wanted[1]]
+
+
+def _best(values: list, rng) -> int:
+    """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value
+    (drawn in C: zip, starmap; a lone top needs none of the draws' values)."""
+    top = max(values)
+    if values.count(top) == 1:
+        _skip_draws(rng, len(values))
+        return values.index(top)
+    keyed = list(zip(values, _draws(rng, len(values))))
+    return keyed.index(max(keyed))
+
+
+def _skip_draws(rng, count: int) -> None:
+    """rng.random() `count` times, the values unused: `rng` is a random.Random (the search's FastRng), whose
+    getrandbits(64) takes the two 32-bit words of its Mersenne Twister that random() takes."""
+    rng.getrandbits(64 * count)
+
+
+def _tie_break(ties: list[int], count: int, rng) -> int:
+    """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move.
+    Only the draws from the first tie to the last are read, the others skipped; a few ties' draws are decoded
+    from getrandbits (each costs a shift of the span's bits: less than random() for each draw in the span,
+    up to some tens of ties)."""
+    first, last = ties[0], ties[-1]
+    _skip_draws(rng, first)
+    span = last + 1 - first
+    if len(ties) > DECODED_TIES:
+        draws = _draws(rng, span)
+        chosen = max(ties, key=lambda index: draws[index - first])
+    else:
+        bits = rng.getrandbits(64 * span)
+        chosen = max(ties, key=lambda index: _draw_key(bits, index - first))
+    _skip_draws(rng, count - 1 - last)
+    return chosen
+
+
+def _draw_key(bits: int, index: int) -> int:
+    """The index-th rng.random() of rng.getrandbits(64 * count), times 2**53: random() is
+    ((a >> 5) * 2**26 + (b >> 6)) / 2**53 of the generator's next two 32-bit words a, b."""
+    words = bits >> 64 * index
+    return (words & 0xFFFFFFFF) >> 5 << 26 | (words >> 32 & 0xFFFFFFFF) >> 6
 
 
 def _draws(rng, count: int) -> list[float]:
