@@ -31,7 +31,6 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
                          for kind in range(len(CARDS))) for bonus in (0, 0.3))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
-DECODED_TIES = 16  # _tie_break decodes up to this many ties' draws from getrandbits (measured: cheaper up to ~30)
 DRAW_VALUE = rules.FLAT_VALUES["draw"]  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
@@ -197,29 +196,30 @@ class FastSimulation(Simulation):
         first = [0]  # each owner's first position in the table (seat, then position)
         for own in sizes:
             first.append(first[-1] + len(own))
-        groups = self._swap_groups(seat, sizes)
-        top = max(value for value, _, _, _ in groups)
+        values, groups = self._swap_groups(seat, sizes)
+        top = max(values)
+        best = [place for value, group in zip(values, groups) if value == top
+                for place in _best_places(sizes, first, *group)]
+        best.sort()
         table = first[-1]
-        best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
-                      for value, a, b, large in groups if value == top
-                      for p, q in _best_pairs(sizes, first, a, b, large))
         return _tie_break(best, table * (table - 1) // 2, rng)
 
-    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
-        """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
-        among them, reached by the largest stacks of `large` (None: every pair, when a == b)."""
-        left = [sum(own) for own in sizes]
-        groups: list[tuple] = [(0, a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
+    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> tuple[list, list[tuple]]:
+        """Per pair of owners a <= b that has pairs, the best value of rules._swap_gain among them, and
+        (a, b, large): that value is reached by the largest stacks of `large` (None: every pair, when a == b)."""
+        left, largest, smallest = list(map(sum, sizes)), list(map(max, sizes)), list(map(min, sizes))
+        groups: list[tuple] = [(a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
+        values: list[float] = [0] * len(groups)
         for a in range(self._players):
             for b in range(a + 1, self._players):
                 if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
                     large, small = (a, b) if seat == a else (b, a)
-                    value = (max(sizes[large]) - min(sizes[small])) * (0.5 if self._tiles[small] else 1)
+                    values.append((largest[large] - smallest[small]) * (0.5 if self._tiles[small] else 1))
                 else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
                     large, small = (b, a) if left[a] <= left[b] else (a, b)
-                    value = 0.3 * (max(sizes[large]) - min(sizes[small]))
-                groups.append((value, a, b, large))
-        return groups
+                    values.append(0.3 * (largest[large] - smallest[small]))
+                groups.append((a, b, large))
+        return values, groups
 
     def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
         """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
@@ -572,15 +572,24 @@ def _as_dict(move: tuple) -> dict:
     return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
 
 
-def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[tuple]:
-    """The table positions (p, q) of the pairs of a's stack and b's that take a largest stack of `large` and
-    a smallest of the other (every pair of a's stacks if large is None)."""
+def _best_places(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[int]:
+    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's that take a largest stack of
+    `large` and a smallest of the other (every pair of a's stacks if large is None), in increasing order: the
+    Swap of table positions p < q is at place _row(p) + q."""
+    table = first[-1]
     if large is None:
-        return [(first[a] + i, first[a] + j) for i in range(len(sizes[a])) for j in range(i + 1, len(sizes[a]))]
+        end = first[a] + len(sizes[a])
+        return [row + q for p in range(first[a], end) for row in (_row(p, table),) for q in range(p + 1, end)]
     big, small = max(sizes[large]), min(sizes[a + b - large])
-    wanted = (big, small) if large == a else (small, big)
-    return [(first[a] + i, first[b] + j) for i, n in enumerate(sizes[a]) if n == wanted[0]
-            for j, m in enumerate(sizes[b]) if m == wanted[1]]
+    wanted_a, wanted_b = (big, small) if large == a else (small, big)
+    columns = [first[b] + j for j, size in enumerate(sizes[b]) if size == wanted_b]
+    rows = [_row(first[a] + i, table) for i, size in enumerate(sizes[a]) if size == wanted_a]
+    return [row + q for row in rows for q in columns]
+
+
+def _row(p: int, table: int) -> int:
+    """The place of the Swap of table positions p and q, less q."""
+    return p * (table - 1) - p * (p - 1) // 2 - p - 1
 
 
 def _best(values: list, rng) -> int:
@@ -601,28 +610,13 @@ def _skip_draws(rng, count: int) -> None:
 
 
 def _tie_break(ties: list[int], count: int, rng) -> int:
-    """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move.
-    Only the draws from the first tie to the last are read, the others skipped; a few ties' draws are decoded
-    from getrandbits (each costs a shift of the span's bits: less than random() for each draw in the span,
-    up to some tens of ties)."""
+    """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move:
+    the draws before the first tie and after the last are skipped."""
     first, last = ties[0], ties[-1]
     _skip_draws(rng, first)
-    span = last + 1 - first
-    if len(ties) > DECODED_TIES:
-        draws = _draws(rng, span)
-        chosen = max(ties, key=lambda index: draws[index - first])
-    else:
-        bits = rng.getrandbits(64 * span)
-        chosen = max(ties, key=lambda index: _draw_key(bits, index - first))
+    draws = [0.0] * first + _draws(rng, last + 1 - first)  # indexed by move
     _skip_draws(rng, count - 1 - last)
-    return chosen
-
-
-def _draw_key(bits: int, index: int) -> int:
-    """The index-th rng.random() of rng.getrandbits(64 * count), times 2**53: random() is
-    ((a >> 5) * 2**26 + (b >> 6)) / 2**53 of the generator's next two 32-bit words a, b."""
-    words = bits >> 64 * index
-    return (words & 0xFFFFFFFF) >> 5 << 26 | (words >> 32 & 0xFFFFFFFF) >> 6
+    return max(ties, key=draws.__getitem__)
 
 
 def _draws(rng, count: int) -> list[float]:
