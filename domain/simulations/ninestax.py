@@ -593,14 +593,14 @@ def _row(p: int, table: int) -> int:
 
 
 def _best(values: list, rng) -> int:
-    """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value
-    (drawn in C: zip, starmap; a lone top needs none of the draws' values)."""
-    top = max(values)
-    if values.count(top) == 1:
-        _skip_draws(rng, len(values))
-        return values.index(top)
-    keyed = list(zip(values, _draws(rng, len(values))))
-    return keyed.index(max(keyed))
+    """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value."""
+    random = rng.random
+    best, chosen = (values[0], random()), 0
+    for index in range(1, len(values)):
+        key = values[index], random()
+        if key > best:
+            best, chosen = key, index
+    return chosen
 
 
 def _skip_draws(rng, count: int) -> None:
