@@ -314,8 +314,10 @@ class FastSimulation(Simulation):
         a helper's call costs a tenth of a playout)."""
         stack = self._stacks[seat][self._held[seat]]
         if self._step is None:
-            match = PLAYABLE[self._lead]
-            plays = [i for i, card in enumerate(stack) if match[card]]
+            match, plays = PLAYABLE[self._lead], []
+            for i, card in enumerate(stack):  # a loop: a comprehension is a function made and called (3.11)
+                if match[card]:
+                    plays.append(i)
             can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
         else:
             plays, can_draw = list(range(len(stack))), False
