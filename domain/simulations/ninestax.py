@@ -192,14 +192,15 @@ class FastSimulation(Simulation):
         is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
         two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
         tie-break, in pair order."""
-        sizes = [list(map(len, own)) for own in self._stacks]
-        first = [0]  # each owner's first position in the table (seat, then position)
-        for own in sizes:
+        sizes, first = [], [0]  # first: each owner's first position in the table (seat, then position)
+        for own in self._stacks:  # loops, not comprehensions, here and below: each of those is a call
+            sizes.append(list(map(len, own)))
             first.append(first[-1] + len(own))
         values, groups = self._swap_groups(seat, sizes)
-        top = max(values)
-        best = [place for value, group in zip(values, groups) if value == top
-                for place in _best_places(sizes, first, *group)]
+        top, best = max(values), []
+        for value, group in zip(values, groups):
+            if value == top:
+                best += _best_places(sizes, first, group)
         best.sort()
         table = first[-1]
         return _tie_break(best, table * (table - 1) // 2, rng)
@@ -208,8 +209,12 @@ class FastSimulation(Simulation):
         """Per pair of owners a <= b that has pairs, the best value of rules._swap_gain among them, and
         (a, b, large): that value is reached by the largest stacks of `large` (None: every pair, when a == b)."""
         left, largest, smallest = list(map(sum, sizes)), list(map(max, sizes)), list(map(min, sizes))
-        groups: list[tuple] = [(a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
-        values: list[float] = [0] * len(groups)
+        values: list[float] = []
+        groups: list[tuple] = []
+        for a, own in enumerate(sizes):
+            if len(own) > 1:
+                values.append(0)
+                groups.append((a, a, None))
         for a in range(self._players):
             for b in range(a + 1, self._players):
                 if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
@@ -574,19 +579,27 @@ def _as_dict(move: tuple) -> dict:
     return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
 
 
-def _best_places(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[int]:
-    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's that take a largest stack of
-    `large` and a smallest of the other (every pair of a's stacks if large is None), in increasing order: the
-    Swap of table positions p < q is at place _row(p) + q."""
-    table = first[-1]
+def _best_places(sizes: list[list[int]], first: list[int], group: tuple) -> list[int]:
+    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's (group: a, b, large) that take a
+    largest stack of `large` and a smallest of the other (every pair of a's stacks if large is None), in
+    increasing order: the Swap of table positions p < q is at place _row(p) + q."""
+    (a, b, large), table = group, first[-1]
+    places: list[int] = []
     if large is None:
         end = first[a] + len(sizes[a])
-        return [row + q for p in range(first[a], end) for row in (_row(p, table),) for q in range(p + 1, end)]
+        for p in range(first[a], end):
+            row = _row(p, table)
+            places += range(row + p + 1, row + end)
+        return places
     big, small = max(sizes[large]), min(sizes[a + b - large])
     wanted_a, wanted_b = (big, small) if large == a else (small, big)
     columns = [first[b] + j for j, size in enumerate(sizes[b]) if size == wanted_b]
-    rows = [_row(first[a] + i, table) for i, size in enumerate(sizes[a]) if size == wanted_a]
-    return [row + q for row in rows for q in columns]
+    for i, size in enumerate(sizes[a]):
+        if size == wanted_a:
+            row = _row(first[a] + i, table)
+            for q in columns:
+                places.append(row + q)
+    return places
 
 
 def _row(p: int, table: int) -> int:
