@@ -36,6 +36,11 @@ DRAW_VALUE = rules.FLAT_VALUES["draw"]  # greedy's value of a draw, read in its 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
 EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
 PLAYS = tuple(("play", i) for i in range(rules.DECK_SIZE))  # ("play", i): a stack holds at most every card
+REVEALS = tuple(("reveal", i) for i in range(rules.DECK_SIZE))  # as many, for the same reason
+FREE_DISCARDS = tuple(("free_discard", i) for i in range(rules.DECK_SIZE))
+PEEKS = tuple(tuple(("peek", target, i) for i in range(rules.DECK_SIZE)) for target in range(rules.INFO.max_players))
+ATTACKS = tuple(tuple(tuple(("attack", target) for target in range(players) if target != seat)
+                      for seat in range(players)) for players in range(rules.INFO.max_players + 1))  # [players][seat]
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 
@@ -162,15 +167,19 @@ class FastSimulation(Simulation):
         if step == "peek":
             return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
                     for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
-        face = self._face
+        face = self._face  # the moves sliced from tables: a comprehension is a function made and called (3.11)
         if face == "attack":
-            return [("attack", t) for t in range(self._players) if t != seat]
+            return ATTACKS[self._players][seat]
         if face == "peek":
-            return [("peek", t, i) for t, own in enumerate(stacks) if t != seat for i in range(len(own))]
+            peeks: list[tuple] = []
+            for target, own in enumerate(stacks):
+                if target != seat:
+                    peeks += PEEKS[target][:len(own)]
+            return peeks
         if face == "reveal":
-            return [("reveal", i) for i in range(self._reveal_range(seat))]
+            return REVEALS[:self._reveal_range(seat)]
         if face == "free_discard":
-            return [("free_discard", i) for i in range(len(stacks[seat]))]
+            return FREE_DISCARDS[:len(stacks[seat])]
         return _Swaps(stacks)
 
     # --- greedy ------------------------------------------------------------------------------------
@@ -260,14 +269,23 @@ class FastSimulation(Simulation):
         face = self._face
         if face == "free_discard":
             return list(map(len, stacks[seat]))
+        values: list = []  # loops, not comprehensions, from here: each of those is a call
         if face == "reveal":  # a position's value: the opponents that have a stack there
-            others = [len(own) for s, own in enumerate(stacks) if s != seat]
-            return [sum(map(position.__lt__, others)) for position in range(max(others))]
-        left = list(map(_count_cards, stacks))
-        if face == "attack":
-            return [-left[target] - 0.5 * self._tiles[target] for target in range(self._players) if target != seat]
-        return [-left[target] + 0.1 * len(stack) for target, own in enumerate(stacks) if target != seat
-                for stack in own]
+            values = [0] * self._reveal_range(seat)
+            for other, own in enumerate(stacks):
+                if other != seat:
+                    for position in range(len(own)):
+                        values[position] += 1
+            return values
+        for target, own in enumerate(stacks):
+            if target != seat:
+                left = sum(map(len, own))
+                if face == "attack":
+                    values.append(-left - 0.5 * self._tiles[target])
+                else:
+                    for stack in own:
+                        values.append(-left + 0.1 * len(stack))
+        return values
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -565,10 +583,6 @@ class _Swaps:
                 return ("swap", *stack, *table[first + 1 + index])
             index -= later
         raise IndexError(index)
-
-
-def _count_cards(own: list[list[int]]) -> int:
-    return sum(map(len, own))
 
 
 def _as_dict(move: tuple) -> dict:
