@@ -410,7 +410,10 @@ class FastSimulation(Simulation):
 
     def _reveal_stack(self, seat, rng, action, stack):
         self._stack = stack
-        hit = [s for s, own in enumerate(self._stacks) if s != seat and len(own) > stack]
+        hit = []
+        for other, own in enumerate(self._stacks):
+            if other != seat and len(own) > stack:
+                hit.append(other)
         self._open_window(seat, "reveal", hit, rng)
 
     def _free_discard(self, seat, rng, action, stack):
@@ -505,7 +508,10 @@ class FastSimulation(Simulation):
     def _open_window(self, seat: int, effect: str, hit, rng) -> None:
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
         self._step, self._pseat, self._effect, self._immune = "effect", seat, effect, []
-        self._waiting = [s for s in hit if self._tiles[s]]
+        self._waiting = waiting = []
+        for target in hit:  # a loop: a comprehension is a function made and called (3.11)
+            if self._tiles[target]:
+                waiting.append(target)
         self._settle(rng)
 
     def _settle(self, rng) -> None:
@@ -548,7 +554,11 @@ class FastSimulation(Simulation):
         return sum(map(len, self._stacks[seat]))
 
     def _reveal_range(self, seat: int) -> int:
-        return max(len(own) for s, own in enumerate(self._stacks) if s != seat)
+        reach = 0
+        for other, own in enumerate(self._stacks):
+            if other != seat and len(own) > reach:
+                reach = len(own)
+        return reach
 
 
 _APPLY: dict[str, Callable[..., None]] = {
