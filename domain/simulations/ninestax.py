@@ -46,7 +46,10 @@ DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
 
 
 def kinds(cards) -> list[int]:
-    return [KIND[card["face"]][card["colour"]] for card in cards]
+    found = []
+    for card in cards:  # a loop: a comprehension is a function made and called (3.11), and a playout lists 20-40
+        found.append(KIND[card["face"]][card["colour"]])
+    return found
 
 
 def kind(card: dict) -> int:
@@ -57,7 +60,7 @@ class FastSimulation(Simulation):
     def __init__(self, state: dict):
         self.rules = rules
         self._players, self._max_turns = state["players"], state["max_turns"]
-        self._stacks = [[kinds(stack) for stack in own] for own in state["stacks"]]
+        self._stacks = [list(map(kinds, own)) for own in state["stacks"]]
         self._held = list(state["held"])
         self._draw_pile = kinds(reversed(state["draw_pile"]))
         self._discard_pile = kinds(state["discard_pile"])
