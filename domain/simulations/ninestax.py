@@ -580,22 +580,31 @@ _PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
 
 class _Swaps:
     """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
-    position), each decoded when asked (hundreds of them at four seats, and a playout takes one)."""
+    position), each decoded when asked (hundreds of them at four seats, and a playout takes one). Valid
+    until the next move, as the listed moves are."""
 
     def __init__(self, stacks: list[list[list[int]]]):
-        self._table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
+        self._stacks, self._size = stacks, sum(map(len, stacks))  # the table's stacks
 
     def __len__(self) -> int:
-        return len(self._table) * (len(self._table) - 1) // 2
+        return self._size * (self._size - 1) // 2
 
     def __getitem__(self, index: int) -> tuple:
-        table = self._table
-        for first, stack in enumerate(table):  # the pairs that start at `first` are the later stacks
-            later = len(table) - first - 1
-            if index < later:
-                return ("swap", *stack, *table[first + 1 + index])
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        first, later = 0, self._size - 1  # the pairs that start at `first` are the later stacks
+        while index >= later:
             index -= later
-        raise IndexError(index)
+            first, later = first + 1, later - 1
+        return ("swap", *self._owner(first), *self._owner(first + 1 + index))
+
+    def _owner(self, position: int) -> tuple[int, int]:
+        """The seat and its stack at this table position."""
+        for seat, own in enumerate(self._stacks):
+            if position < len(own):
+                return seat, position
+            position -= len(own)
+        raise IndexError(position)
 
 
 def _as_dict(move: tuple) -> dict:
