@@ -647,6 +647,8 @@ def _best(values: list, rng) -> int:
     """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value."""
     random = rng.random
     best, chosen = (values[0], random()), 0
+    if len(values) == 2:  # the commonest choice (a drawn card, a hit)
+        return 1 if (values[1], random()) > best else 0
     for index in range(1, len(values)):
         key = values[index], random()
         if key > best:
