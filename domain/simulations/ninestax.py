@@ -43,6 +43,8 @@ ATTACKS = tuple(tuple(tuple(("attack", target) for target in range(players) if t
                       for seat in range(players)) for players in range(rules.INFO.max_players + 1))  # [players][seat]
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
+# the actions of the steps of two moves, in _list_moves' order
+PAIRS: dict[str | None, tuple[str, str]] = {"drawn": ("play_drawn", "keep"), "effect": ("immunity", "accept")}
 
 
 def kinds(cards) -> list[int]:
@@ -323,7 +325,7 @@ class FastSimulation(Simulation):
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
         """Simulation.play_out, drawing from rng as it does: each step's move chosen and played by the step's
-        own method (_PLAYOUT_STEP), a turn's and a drawn card's without listing the moves."""
+        own method (_PLAYOUT_STEP), a turn's, a drawn card's and a hit's without listing the moves."""
         self._legal = None
         for played in range(cap):
             if self._winners is not None:
@@ -361,18 +363,18 @@ class FastSimulation(Simulation):
         else:
             self._end_turn(seat)
 
-    def _play_drawn_step(self, seat: int, greedy_share: float, rng) -> None:
-        """play_out's move on a drawn card: play it (when it matches) or keep it."""
-        if not PLAYABLE[self._lead][self._drawn]:
-            kept = 1
+    def _play_pair(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in a step of two moves (_list_moves' pair, without listing it): a drawn card's (play it,
+        when it matches, or keep it) or a hit's (use the Immunity tile, or accept it)."""
+        step = self._step
+        if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:
+            second = 1
         elif greedy_share and rng.random() < greedy_share:
-            kept = _best(self._values(seat), rng)
+            second = _best(self._values(seat), rng)
         else:
-            kept = rng.below(2)
-        if kept:
-            self._keep(seat, rng, "keep")
-        else:
-            self._play(seat, rng, "play_drawn")
+            second = rng.below(2)
+        action = PAIRS[step][second]
+        _APPLY[action](self, seat, rng, action)
 
     def _play_move(self, seat: int, greedy_share: float, rng) -> None:
         """play_out's move in the rarer steps, through their compact moves."""
@@ -574,8 +576,8 @@ _APPLY: dict[str, Callable[..., None]] = {
 
 
 _PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
-    None: FastSimulation._play_turn, "shift": FastSimulation._play_turn, "drawn": FastSimulation._play_drawn_step,
-    "choose": FastSimulation._play_move, "effect": FastSimulation._play_move, "peek": FastSimulation._play_move}
+    None: FastSimulation._play_turn, "shift": FastSimulation._play_turn, "drawn": FastSimulation._play_pair,
+    "choose": FastSimulation._play_move, "effect": FastSimulation._play_pair, "peek": FastSimulation._play_move}
 
 
 class _Swaps:
