@@ -4,12 +4,14 @@ A card is its kind, face * 5 + colour (tables give each kind's card dict, face a
 stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
 pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
 order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
-listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone.
-Greedy values moves as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone,
+and chooses a turn's, a drawn card's and a hit's move by position without listing them. Greedy values moves
+as rules.greedy does, from tables where it can, and a Swap per pair of owners.
 tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
 
 What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
-instructions in 3.11), so the hot paths make few of them.
+instructions in 3.11: a comprehension is a function made and called), so the hot paths make few of them,
+looping where a comprehension would read better and slicing moves from tables.
 """
 from collections.abc import Callable
 from itertools import repeat, starmap
@@ -49,7 +51,7 @@ PAIRS: dict[str | None, tuple[str, str]] = {"drawn": ("play_drawn", "keep"), "ef
 
 def kinds(cards) -> list[int]:
     found = []
-    for card in cards:  # a loop: a comprehension is a function made and called (3.11), and a playout lists 20-40
+    for card in cards:
         found.append(KIND[card["face"]][card["colour"]])
     return found
 
@@ -172,7 +174,7 @@ class FastSimulation(Simulation):
         if step == "peek":
             return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
                     for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
-        face = self._face  # the moves sliced from tables: a comprehension is a function made and called (3.11)
+        face = self._face
         if face == "attack":
             return ATTACKS[self._players][seat]
         if face == "peek":
@@ -207,7 +209,7 @@ class FastSimulation(Simulation):
         two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
         tie-break, in pair order."""
         sizes, first = [], [0]  # first: each owner's first position in the table (seat, then position)
-        for own in self._stacks:  # loops, not comprehensions, here and below: each of those is a call
+        for own in self._stacks:
             sizes.append(list(map(len, own)))
             first.append(first[-1] + len(own))
         values, groups = self._swap_groups(seat, sizes)
@@ -274,7 +276,7 @@ class FastSimulation(Simulation):
         face = self._face
         if face == "free_discard":
             return list(map(len, stacks[seat]))
-        values: list = []  # loops, not comprehensions, from here: each of those is a call
+        values: list = []
         if face == "reveal":  # a position's value: the opponents that have a stack there
             values = [0] * self._reveal_range(seat)
             for other, own in enumerate(stacks):
@@ -343,7 +345,7 @@ class FastSimulation(Simulation):
         stack = self._stacks[seat][self._held[seat]]
         if self._step is None:
             match, plays = PLAYABLE[self._lead], []
-            for i, card in enumerate(stack):  # a loop: a comprehension is a function made and called (3.11)
+            for i, card in enumerate(stack):
                 if match[card]:
                     plays.append(i)
             can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
@@ -514,7 +516,7 @@ class FastSimulation(Simulation):
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
         self._step, self._pseat, self._effect, self._immune = "effect", seat, effect, []
         self._waiting = waiting = []
-        for target in hit:  # a loop: a comprehension is a function made and called (3.11)
+        for target in hit:
             if self._tiles[target]:
                 waiting.append(target)
         self._settle(rng)
