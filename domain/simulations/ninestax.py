@@ -4,12 +4,14 @@ A card is its kind, face * 5 + colour (tables give each kind's card dict, face a
 stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
 pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
 order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
-listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone.
-Greedy values moves as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone,
+and chooses a turn's, a drawn card's and a hit's move by position without listing them. Greedy values moves
+as rules.greedy does, from tables where it can, and a Swap per pair of owners.
 tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
 
 What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
-instructions in 3.11), so the hot paths make few of them.
+instructions in 3.11: a comprehension is a function made and called), so the hot paths make few of them,
+looping where a comprehension would read better and slicing moves from tables.
 """
 from collections.abc import Callable
 from itertools import repeat, starmap
@@ -31,16 +33,27 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
                          for kind in range(len(CARDS))) for bonus in (0, 0.3))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
+DRAW_VALUE = rules.FLAT_VALUES["draw"]  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
 EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
 PLAYS = tuple(("play", i) for i in range(rules.DECK_SIZE))  # ("play", i): a stack holds at most every card
+REVEALS = tuple(("reveal", i) for i in range(rules.DECK_SIZE))  # as many, for the same reason
+FREE_DISCARDS = tuple(("free_discard", i) for i in range(rules.DECK_SIZE))
+PEEKS = tuple(tuple(("peek", target, i) for i in range(rules.DECK_SIZE)) for target in range(rules.INFO.max_players))
+ATTACKS = tuple(tuple(tuple(("attack", target) for target in range(players) if target != seat)
+                      for seat in range(players)) for players in range(rules.INFO.max_players + 1))  # [players][seat]
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
+# the actions of the steps of two moves, in _list_moves' order
+PAIRS: dict[str | None, tuple[str, str]] = {"drawn": ("play_drawn", "keep"), "effect": ("immunity", "accept")}
 
 
 def kinds(cards) -> list[int]:
-    return [KIND[card["face"]][card["colour"]] for card in cards]
+    found = []
+    for card in cards:
+        found.append(KIND[card["face"]][card["colour"]])
+    return found
 
 
 def kind(card: dict) -> int:
@@ -51,7 +64,7 @@ class FastSimulation(Simulation):
     def __init__(self, state: dict):
         self.rules = rules
         self._players, self._max_turns = state["players"], state["max_turns"]
-        self._stacks = [[kinds(stack) for stack in own] for own in state["stacks"]]
+        self._stacks = [list(map(kinds, own)) for own in state["stacks"]]
         self._held = list(state["held"])
         self._draw_pile = kinds(reversed(state["draw_pile"]))
         self._discard_pile = kinds(state["discard_pile"])
@@ -163,106 +176,123 @@ class FastSimulation(Simulation):
                     for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
         face = self._face
         if face == "attack":
-            return [("attack", t) for t in range(self._players) if t != seat]
+            return ATTACKS[self._players][seat]
         if face == "peek":
-            return [("peek", t, i) for t, own in enumerate(stacks) if t != seat for i in range(len(own))]
+            peeks: list[tuple] = []
+            for target, own in enumerate(stacks):
+                if target != seat:
+                    peeks += PEEKS[target][:len(own)]
+            return peeks
         if face == "reveal":
-            return [("reveal", i) for i in range(self._reveal_range(seat))]
+            return REVEALS[:self._reveal_range(seat)]
         if face == "free_discard":
-            return [("free_discard", i) for i in range(len(stacks[seat]))]
+            return FREE_DISCARDS[:len(stacks[seat])]
         return _Swaps(stacks)
 
     # --- greedy ------------------------------------------------------------------------------------
     def _greedy(self, seat: int, moves, rng) -> int:
         """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
+        if len(moves) == 1:  # rules.greedy draws a lone move's tie-break too
+            rng.random()
+            return 0
         step = self._step
         if step is None or step == "shift":
-            return self._greedy_play(seat, moves, rng)
+            plays = [move[1] for move in moves if move[0] == "play"]
+            return self._greedy_play(seat, plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, rng)
-        values, random = self._values(seat, moves), rng.random
-        if len(values) == 2:  # the commonest choice
-            first = values[0], random()
-            return 1 if (values[1], random()) > first else 0
-        keyed = list(zip(values, _draws(rng, len(values))))  # the highest value; ties to the highest draw
-        return keyed.index(max(keyed))
+        return _best(self._values(seat), rng)
 
     def _greedy_swap(self, seat: int, rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
         is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
         two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
         tie-break, in pair order."""
-        sizes = [list(map(len, own)) for own in self._stacks]
-        first = [0]  # each owner's first position in the table (seat, then position)
-        for own in sizes:
+        sizes, first = [], [0]  # first: each owner's first position in the table (seat, then position)
+        for own in self._stacks:
+            sizes.append(list(map(len, own)))
             first.append(first[-1] + len(own))
-        groups = self._swap_groups(seat, sizes)
-        top = max(value for value, _, _, _ in groups)
+        values, groups = self._swap_groups(seat, sizes)
+        top, best = max(values), []
+        for value, group in zip(values, groups):
+            if value == top:
+                best += _best_places(sizes, first, group)
+        best.sort()
         table = first[-1]
-        best = sorted(p * (table - 1) - p * (p - 1) // 2 + q - p - 1  # the pair's place in rules.legal_moves
-                      for value, a, b, large in groups if value == top
-                      for p, q in _best_pairs(sizes, first, a, b, large))
-        return max(best, key=_draws(rng, table * (table - 1) // 2).__getitem__)
+        return _tie_break(best, table * (table - 1) // 2, rng)
 
-    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
-        """(value, a, b, large) per pair of owners a <= b that has pairs: the best value of rules._swap_gain
-        among them, reached by the largest stacks of `large` (None: every pair, when a == b)."""
-        left = [sum(own) for own in sizes]
-        groups: list[tuple] = [(0, a, a, None) for a, own in enumerate(sizes) if len(own) > 1]
+    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> tuple[list, list[tuple]]:
+        """Per pair of owners a <= b that has pairs, the best value of rules._swap_gain among them, and
+        (a, b, large): that value is reached by the largest stacks of `large` (None: every pair, when a == b)."""
+        left, largest, smallest = list(map(sum, sizes)), list(map(max, sizes)), list(map(min, sizes))
+        values: list[float] = []
+        groups: list[tuple] = []
+        for a, own in enumerate(sizes):
+            if len(own) > 1:
+                values.append(0)
+                groups.append((a, a, None))
         for a in range(self._players):
             for b in range(a + 1, self._players):
                 if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
                     large, small = (a, b) if seat == a else (b, a)
-                    value = (max(sizes[large]) - min(sizes[small])) * (0.5 if self._tiles[small] else 1)
+                    values.append((largest[large] - smallest[small]) * (0.5 if self._tiles[small] else 1))
                 else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
                     large, small = (b, a) if left[a] <= left[b] else (a, b)
-                    value = 0.3 * (max(sizes[large]) - min(sizes[small]))
-                groups.append((value, a, b, large))
-        return groups
+                    values.append(0.3 * (largest[large] - smallest[small]))
+                groups.append((a, b, large))
+        return values, groups
 
-    def _greedy_play(self, seat: int, moves, rng) -> int:
-        """_greedy in a turn or after a Color Shift: plays of the held stack, then draw or pass. One loop, the
-        best kept as it goes (the commonest choice of a playout)."""
+    def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
+        """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
+        stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
         stack = self._stacks[seat][self._held[seat]]
         emptying, random = len(stack) == 1, rng.random
-        table = PLAY_VALUE[emptying]
-        best = None
-        for index, move in enumerate(moves):
-            if move[0] == "play":
-                value = table[stack[move[1]]]
-                if value is None:
-                    value = 1 + self._card_value(seat, stack[move[1]], emptying)
-            else:
-                value = rules.FLAT_VALUES[move[0]]
-            key = value, random()
-            if best is None or key > best:
+        table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
+        best, chosen = (-1.0, 0.0), 0  # below any move's value
+        for index, position in enumerate(plays):
+            card = stack[position]
+            key = table[card] or 1 + self._card_value(seat, card, emptying), random()
+            if key > best:
                 best, chosen = key, index
+        if can_draw and (DRAW_VALUE, random()) > best:
+            return len(plays)
         return chosen
 
-    def _values(self, seat: int, moves) -> list:
-        """rules.greedy's value of each of the moves (but a turn's, a Color Shift's or a Swap's)."""
+    def _values(self, seat: int) -> list:
+        """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
+        Shift's or a Swap's), from the state alone."""
         step, stacks = self._step, self._stacks
         if step == "drawn":
-            value = PLAY_VALUE[False][self._drawn]
-            if value is None:
-                value = 1 + self._card_value(seat, self._drawn, False)
-            return [value, rules.FLAT_VALUES["keep"]] if len(moves) == 2 else [rules.FLAT_VALUES["keep"]]
+            if not PLAYABLE[self._lead][self._drawn]:
+                return [rules.FLAT_VALUES["keep"]]
+            played = PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
+            return [played, rules.FLAT_VALUES["keep"]]
         if step == "effect":
             return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
         if step == "peek":
-            peeked, held = stacks[self._target][self._stack], stacks[seat][self._held[seat]]
-            return [self._card_value(seat, peeked[move[1]], False) - self._card_value(seat, held[move[2]], False)
-                    if move is not END_PEEK else rules.FLAT_VALUES["end_peek"] for move in moves]
+            peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
+            held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
+            return [taken - given for taken in peeked for given in held] + [rules.FLAT_VALUES["end_peek"]]
         face = self._face
         if face == "free_discard":
-            return [len(stacks[seat][stack]) for _, stack in moves]
-        if face == "reveal":
-            others = [len(own) for s, own in enumerate(stacks) if s != seat]
-            return [sum(count > stack for count in others) for _, stack in moves]
-        left = [self._left(s) for s in range(self._players)]
-        if face == "attack":
-            return [-left[target] - 0.5 * self._tiles[target] for _, target in moves]
-        return [-left[target] + 0.1 * len(stacks[target][stack]) for _, target, stack in moves]
+            return list(map(len, stacks[seat]))
+        values: list = []
+        if face == "reveal":  # a position's value: the opponents that have a stack there
+            values = [0] * self._reveal_range(seat)
+            for other, own in enumerate(stacks):
+                if other != seat:
+                    for position in range(len(own)):
+                        values[position] += 1
+            return values
+        for target, own in enumerate(stacks):
+            if target != seat:
+                left = sum(map(len, own))
+                if face == "attack":
+                    values.append(-left - 0.5 * self._tiles[target])
+                else:
+                    for stack in own:
+                        values.append(-left + 0.1 * len(stack))
+        return values
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -296,8 +326,8 @@ class FastSimulation(Simulation):
         self._legal = None
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        """Simulation.play_out on compact moves, drawing from rng as it does."""
-        random, below = rng.random, rng.below
+        """Simulation.play_out, drawing from rng as it does: each step's move chosen and played by the step's
+        own method (_PLAYOUT_STEP), a turn's, a drawn card's and a hit's without listing the moves."""
         self._legal = None
         for played in range(cap):
             if self._winners is not None:
@@ -305,16 +335,60 @@ class FastSimulation(Simulation):
             step = self._step
             actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
             seats.add(actor)
-            moves = self._list_moves(actor)
-            count = len(moves)
-            if count == 1:
-                move = moves[0]
-            elif greedy_share and random() < greedy_share:
-                move = moves[self._greedy(actor, moves, rng)]
-            else:
-                move = moves[below(count)]
-            _APPLY[move[0]](self, actor, rng, *move)
+            _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
         return cap
+
+    def _play_turn(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in a turn (a play of the held stack, else a draw, else a pass: _list_moves' order) or
+        after a Color Shift, chosen by position (the choice is written out here and in the next two methods:
+        a helper's call costs a tenth of a playout)."""
+        stack = self._stacks[seat][self._held[seat]]
+        if self._step is None:
+            match, plays = PLAYABLE[self._lead], []
+            for i, card in enumerate(stack):
+                if match[card]:
+                    plays.append(i)
+            can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
+        else:
+            plays, can_draw = list(range(len(stack))), False
+        count = len(plays) + can_draw
+        if count < 2:
+            index = 0
+        elif greedy_share and rng.random() < greedy_share:
+            index = self._greedy_play(seat, plays, can_draw, rng)
+        else:
+            index = rng.below(count)
+        if index < len(plays):
+            self._play(seat, rng, "play", plays[index])
+        elif can_draw:
+            self._draw(seat, rng, "draw")
+        else:
+            self._end_turn(seat)
+
+    def _play_pair(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in a step of two moves (_list_moves' pair, without listing it): a drawn card's (play it,
+        when it matches, or keep it) or a hit's (use the Immunity tile, or accept it)."""
+        step = self._step
+        if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:
+            second = 1
+        elif greedy_share and rng.random() < greedy_share:
+            second = _best(self._values(seat), rng)
+        else:
+            second = rng.below(2)
+        action = PAIRS[step][second]
+        _APPLY[action](self, seat, rng, action)
+
+    def _play_move(self, seat: int, greedy_share: float, rng) -> None:
+        """play_out's move in the rarer steps, through their compact moves."""
+        moves = self._list_moves(seat)
+        count = len(moves)
+        if count == 1:
+            move = moves[0]
+        elif greedy_share and rng.random() < greedy_share:
+            move = moves[self._greedy(seat, moves, rng)]
+        else:
+            move = moves[rng.below(count)]
+        _APPLY[move[0]](self, seat, rng, *move)
 
     # each move's rules (decide's, and the evolve of the events it decides), called with the move's values
     def _pass(self, seat, rng, action):
@@ -343,7 +417,10 @@ class FastSimulation(Simulation):
 
     def _reveal_stack(self, seat, rng, action, stack):
         self._stack = stack
-        hit = [s for s, own in enumerate(self._stacks) if s != seat and len(own) > stack]
+        hit = []
+        for other, own in enumerate(self._stacks):
+            if other != seat and len(own) > stack:
+                hit.append(other)
         self._open_window(seat, "reveal", hit, rng)
 
     def _free_discard(self, seat, rng, action, stack):
@@ -438,7 +515,10 @@ class FastSimulation(Simulation):
     def _open_window(self, seat: int, effect: str, hit, rng) -> None:
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
         self._step, self._pseat, self._effect, self._immune = "effect", seat, effect, []
-        self._waiting = [s for s in hit if self._tiles[s]]
+        self._waiting = waiting = []
+        for target in hit:
+            if self._tiles[target]:
+                waiting.append(target)
         self._settle(rng)
 
     def _settle(self, rng) -> None:
@@ -481,7 +561,11 @@ class FastSimulation(Simulation):
         return sum(map(len, self._stacks[seat]))
 
     def _reveal_range(self, seat: int) -> int:
-        return max(len(own) for s, own in enumerate(self._stacks) if s != seat)
+        reach = 0
+        for other, own in enumerate(self._stacks):
+            if other != seat and len(own) > reach:
+                reach = len(own)
+        return reach
 
 
 _APPLY: dict[str, Callable[..., None]] = {
@@ -493,24 +577,38 @@ _APPLY: dict[str, Callable[..., None]] = {
 }
 
 
+_PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
+    None: FastSimulation._play_turn, "shift": FastSimulation._play_turn, "drawn": FastSimulation._play_pair,
+    "choose": FastSimulation._play_move, "effect": FastSimulation._play_pair, "peek": FastSimulation._play_move}
+
+
 class _Swaps:
     """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
-    position), each decoded when asked (hundreds of them at four seats, and a playout takes one)."""
+    position), each decoded when asked (hundreds of them at four seats, and a playout takes one). Valid
+    until the next move, as the listed moves are."""
 
     def __init__(self, stacks: list[list[list[int]]]):
-        self._table = [(s, i) for s, own in enumerate(stacks) for i in range(len(own))]
+        self._stacks, self._size = stacks, sum(map(len, stacks))  # the table's stacks
 
     def __len__(self) -> int:
-        return len(self._table) * (len(self._table) - 1) // 2
+        return self._size * (self._size - 1) // 2
 
     def __getitem__(self, index: int) -> tuple:
-        table = self._table
-        for first, stack in enumerate(table):  # the pairs that start at `first` are the later stacks
-            later = len(table) - first - 1
-            if index < later:
-                return ("swap", *stack, *table[first + 1 + index])
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        first, later = 0, self._size - 1  # the pairs that start at `first` are the later stacks
+        while index >= later:
             index -= later
-        raise IndexError(index)
+            first, later = first + 1, later - 1
+        return ("swap", *self._owner(first), *self._owner(first + 1 + index))
+
+    def _owner(self, position: int) -> tuple[int, int]:
+        """The seat and its stack at this table position."""
+        for seat, own in enumerate(self._stacks):
+            if position < len(own):
+                return seat, position
+            position -= len(own)
+        raise IndexError(position)
 
 
 def _as_dict(move: tuple) -> dict:
@@ -521,15 +619,61 @@ def _as_dict(move: tuple) -> dict:
     return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
 
 
-def _best_pairs(sizes: list[list[int]], first: list[int], a: int, b: int, large: int | None) -> list[tuple]:
-    """The table positions (p, q) of the pairs of a's stack and b's that take a largest stack of `large` and
-    a smallest of the other (every pair of a's stacks if large is None)."""
+def _best_places(sizes: list[list[int]], first: list[int], group: tuple) -> list[int]:
+    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's (group: a, b, large) that take a
+    largest stack of `large` and a smallest of the other (every pair of a's stacks if large is None), in
+    increasing order: the Swap of table positions p < q is at place _row(p) + q."""
+    (a, b, large), table = group, first[-1]
+    places: list[int] = []
     if large is None:
-        return [(first[a] + i, first[a] + j) for i in range(len(sizes[a])) for j in range(i + 1, len(sizes[a]))]
+        end = first[a] + len(sizes[a])
+        for p in range(first[a], end):
+            row = _row(p, table)
+            places += range(row + p + 1, row + end)
+        return places
     big, small = max(sizes[large]), min(sizes[a + b - large])
-    wanted = (big, small) if large == a else (small, big)
-    return [(first[a] + i, first[b] + j) for i, n in enumerate(sizes[a]) if n == wanted[0]
-            for j, m in enumerate(sizes[b]) if m == wanted[1]]
+    wanted_a, wanted_b = (big, small) if large == a else (small, big)
+    columns = [first[b] + j for j, size in enumerate(sizes[b]) if size == wanted_b]
+    for i, size in enumerate(sizes[a]):
+        if size == wanted_a:
+            row = _row(first[a] + i, table)
+            for q in columns:
+                places.append(row + q)
+    return places
+
+
+def _row(p: int, table: int) -> int:
+    """The place of the Swap of table positions p and q, less q."""
+    return p * (table - 1) - p * (p - 1) // 2 - p - 1
+
+
+def _best(values: list, rng) -> int:
+    """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value."""
+    random = rng.random
+    best, chosen = (values[0], random()), 0
+    if len(values) == 2:  # the commonest choice (a drawn card, a hit)
+        return 1 if (values[1], random()) > best else 0
+    for index in range(1, len(values)):
+        key = values[index], random()
+        if key > best:
+            best, chosen = key, index
+    return chosen
+
+
+def _skip_draws(rng, count: int) -> None:
+    """rng.random() `count` times, the values unused: `rng` is a random.Random (the search's FastRng), whose
+    getrandbits(64) takes the two 32-bit words of its Mersenne Twister that random() takes."""
+    rng.getrandbits(64 * count)
+
+
+def _tie_break(ties: list[int], count: int, rng) -> int:
+    """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move:
+    the draws before the first tie and after the last are skipped."""
+    first, last = ties[0], ties[-1]
+    _skip_draws(rng, first)
+    draws = [0.0] * first + _draws(rng, last + 1 - first)  # indexed by move
+    _skip_draws(rng, count - 1 - last)
+    return max(ties, key=draws.__getitem__)
 
 
 def _draws(rng, count: int) -> list[float]:

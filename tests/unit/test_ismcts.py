@@ -348,6 +348,11 @@ def test_the_simulation_rng_has_the_interface_games_decide_with():
     items = list(range(10))
     shuffled = rng.shuffled(items)
     assert sorted(shuffled) == items and items == list(range(10))
+    reference, drawn = random.Random(2), FastRng(2)
+    for length in (0, 1, 2, 7, 40):  # random.shuffle's order, and the rng left where it leaves it
+        expected = list(range(length))
+        reference.shuffle(expected)
+        assert drawn.shuffled(range(length)) == expected and drawn.random() == reference.random()
     assert rng.choice(items) in items
 
 
