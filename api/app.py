@@ -97,6 +97,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     leaderboards (/v1/ratings, and the ratings on an account's page); needs `accounts`. `seeks`: the seek pools
     (/v1/seeks); without them, none."""
     app = Flask("cardroom")
+    app.url_map.converters["default"] = limits.PathParameter  # before any route is added
     add_request_ids(app)  # first: every later hook's refusal has its request id
     instrument(app)  # next, so that a request's time includes every other hook
     app.json = OrjsonProvider(app)

@@ -16,18 +16,31 @@ import flask_smorest
 from flask import current_app, request
 from flask_smorest import abort
 from webargs import core
+from werkzeug.routing import UnicodeConverter
 from webargs.flaskparser import FlaskParser, is_json_request
 
 # gunicorn answers longer request lines and header fields itself (bootstrap/gunicorn_conf.py sets its limits
 # above these), in plain text; below them the server answers 414/431 in its error shape.
 MAX_URL_BYTES = 4096        # the path and query string of a request
 MAX_HEADER_BYTES = 8192     # all header names and values of a request together
+# Every path parameter (ids, names, games) is far shorter. The bound is in the document (maxLength), so that every
+# request it allows fits MAX_URL_BYTES: two parameters of 4-byte characters are 800 bytes.
+MAX_PATH_PARAMETER_CHARS = 100
 MAX_JSON_DEPTH = 32         # arrays/objects inside each other; the deepest valid request needs 4
 MAX_INTEGER_DIGITS = 100    # the largest valid number has 16 digits
 LONGEST_INTEGER = 10**MAX_INTEGER_DIGITS
 # Strictly decoded UTF-8 holds no surrogates, so only an escape can make one; most bodies have none and
 # skip the check of every string.
 ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+class PathParameter(UnicodeConverter):
+    """Every route's default converter: a path segment of 1 to MAX_PATH_PARAMETER_CHARS characters. A longer one
+    matches no route (404); without the bound the document would allow requests the server refuses with 414."""
+
+    def __init__(self, url_map, minlength: int = 1, maxlength: int = MAX_PATH_PARAMETER_CHARS,
+                 length: int | None = None):
+        super().__init__(url_map, minlength, maxlength, length)
 
 
 def refuse_oversized_request():

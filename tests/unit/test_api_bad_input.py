@@ -4,7 +4,7 @@ import io
 import pytest
 
 from api.app import create_app
-from api.limits import MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_URL_BYTES
+from api.limits import MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_PATH_PARAMETER_CHARS, MAX_URL_BYTES
 from api.schemas.common import LARGEST
 from tests.support.http import assert_error, bearer
 from tests.support.service import make_service
@@ -135,6 +135,21 @@ def test_a_chunked_body_the_server_cannot_read_gets_411_not_an_empty_body(client
 def test_a_url_beyond_the_limit_gets_414_in_the_error_shape(client, created):
     assert_error(client.get(f"/v1/matches/{created['id']}/events?pad={'x' * MAX_URL_BYTES}"), 414, "uri_too_long")
     assert client.get(f"/v1/matches/{created['id']}/events?pad={'x' * 1000}").status_code == 200
+
+
+def test_a_path_parameter_beyond_its_documented_length_matches_no_route(client):
+    assert_error(client.get(f"/v1/matches/{'x' * (MAX_PATH_PARAMETER_CHARS + 1)}"), 404, "not_found")
+    assert_error(client.get(f"/v1/matches/{'x' * MAX_PATH_PARAMETER_CHARS}"), 404, "match_not_found")
+
+
+def test_every_path_the_document_allows_fits_the_url_limit_with_room_for_the_query(client):
+    # given every operation's path with each of its parameters at its documented maxLength of 4-byte characters
+    document = client.get("/openapi.json").get_json()
+    for path, operations in document["paths"].items():
+        for operation in (o for o in operations.values() if isinstance(o, dict) and "responses" in o):
+            bounds = [p["schema"]["maxLength"] for p in operation.get("parameters", []) if p.get("in") == "path"]
+            # then it fits in a quarter of the limit (the query's parameters are enums, integers and short strings)
+            assert len(path.encode()) + 4 * sum(bounds) <= MAX_URL_BYTES // 4, path
 
 
 def test_headers_beyond_the_limit_get_431_in_the_error_shape(client):
