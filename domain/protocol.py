@@ -124,6 +124,7 @@ class Game(Protocol):
     """A game module (the module docstring above says what each name does)."""
     INFO: GameInfo
     PLAYOUT_CAP: int  # moves of a search's playout before evaluate scores it (tuned per game: docs/bots.md)
+    GREEDY_ROLLOUTS: int  # percent of a search's playout moves chosen by greedy, the rest at random (tuned per game)
     __name__: str  # the module's: its rules page (docs/games/<module>.md, api/docs.py) is named after it
 
     def options(self, raw: dict, player_count: int) -> dict: ...

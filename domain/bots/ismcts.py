@@ -46,7 +46,7 @@ from domain.protocol import Option, Seen, fill_options
 DEFAULT_BUDGET_MS = 800
 DEFAULT_PLAYOUT_CAP = 0  # the game's own PLAYOUT_CAP, tuned per game
 DEFAULT_EXPLORATION = 70  # hundredths: UCB1's c = 0.7, for rewards in [0, 1]
-DEFAULT_GREEDY_ROLLOUTS = 100  # percent of playout moves chosen by the game's greedy
+DEFAULT_GREEDY_ROLLOUTS = -1  # the game's own GREEDY_ROLLOUTS, tuned per game
 DEFAULT_ROOT_MOVES = 1000  # most root moves searched: all of them (cut playouts are cheap, sequential halving sheds)
 DEFAULT_MARGIN = 100  # hundredths of a standard error: how clearly a move must beat greedy's to be played
 DEFAULT_DEPTH = 0  # moves of tree below the bot's own: 0 at the default budget (docs/bots.md says why)
@@ -74,8 +74,8 @@ OPTIONS = (
            "UCB1 exploration constant in hundredths (70 = 0.7), for the tree below the root (depth > 0)",
            bounds=(0, 1000)),
     Option("greedy_rollouts", "integer", DEFAULT_GREEDY_ROLLOUTS,
-           "percent of playout moves chosen by the game's greedy heuristic instead of at random",
-           bounds=(0, 100)),
+           "percent of playout moves chosen by the game's greedy heuristic instead of at random (-1: the game's "
+           "own, tuned per game: docs/bots.md)", bounds=(-1, 100)),
     Option("root_moves", "integer", DEFAULT_ROOT_MOVES,
            "most of the bot's own moves searched: greedy's move and a random choice of the others (the default "
            "searches them all)", bounds=(1, 1000)),
@@ -185,8 +185,9 @@ def search(game, view: dict, seat: int, moves: list[dict], rng, iterations: int 
     favourite = game.greedy(view, seat, moves, sim)
     candidates = _candidates(moves, favourite, root_moves, sim)
     memory = game.recall(seen, seat) if seen else None
+    greedy_share = (game.GREEDY_ROLLOUTS if greedy_rollouts < 0 else greedy_rollouts) / 100
     run = Run(game, view, memory, seat, sim, Budget(iterations, budget_ms), len(candidates) - 1,
-              {"c": exploration / 100, "cap": playout_cap or game.PLAYOUT_CAP, "greedy_share": greedy_rollouts / 100,
+              {"c": exploration / 100, "cap": playout_cap or game.PLAYOUT_CAP, "greedy_share": greedy_share,
                "depth": depth})
     greedy_node, challengers = Node(candidates[0][1], seat), [Node(move, seat) for _, move in candidates[1:]]
     challenger, differences = None, []

@@ -412,6 +412,7 @@ def _unseen_victory_cards(view: dict) -> list[dict]:
 
 
 PLAYOUT_CAP = 24  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+GREEDY_ROLLOUTS = 75  # percent of a search's playout moves greedy plays (a quarter random; tuned: docs/bots.md)
 
 def evaluate(state: dict, seat: int) -> float:
     now = [stack_score(stack, played) for stack, played in zip(state["stacks"], state["kicker_played"])]

@@ -274,6 +274,7 @@ def _key(card: dict) -> tuple:
 
 
 PLAYOUT_CAP = 8  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+GREEDY_ROLLOUTS = 100  # percent of a search's playout moves greedy plays (all greedy; tuned: docs/bots.md)
 
 def evaluate(state: dict, seat: int) -> float:
     return chance([len(pile) for pile in state["score_piles"]], state["target"], seat)

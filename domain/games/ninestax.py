@@ -854,6 +854,7 @@ def _key(c: dict) -> tuple:
 
 
 PLAYOUT_CAP = 32  # moves a search plays out before evaluate scores the state (tuned: docs/bots.md)
+GREEDY_ROLLOUTS = 100  # percent of a search's playout moves greedy plays (all greedy; tuned: docs/bots.md)
 
 def evaluate(state: dict, seat: int) -> float:
     return chance([cards_left(state, s) for s in range(state["players"])], seat)

@@ -17,7 +17,7 @@ PROTOCOL = ["options", "deal", "evolve", "decide", "legal_moves", "to_act", "vie
 
 def test_the_game_protocol_class_lists_the_protocol_in_order():
     assert [name for name, member in vars(Game).items() if callable(member) and not name.startswith("_")] == PROTOCOL
-    assert list(Game.__annotations__) == ["INFO", "PLAYOUT_CAP", "__name__"]
+    assert list(Game.__annotations__) == ["INFO", "PLAYOUT_CAP", "GREEDY_ROLLOUTS", "__name__"]
 
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())

@@ -278,28 +278,29 @@ def test_a_playout_cut_at_the_cap_is_scored_by_the_game_s_evaluate():
     assert stats["iterations"] == 40 and [mean for mean in stats["means"]] == [1.0] * len(moves)
 
 
-def test_unless_its_options_say_otherwise_a_playout_is_cut_at_the_game_s_own_cap():
-    # given a game whose own cap is 3 moves, and a simulation that records the caps it is played out to
+def test_unless_its_options_say_otherwise_a_playout_is_cut_at_the_game_s_own_cap_and_greedy_share():
+    # given a game whose own cap is 3 moves and whose playouts are 40% greedy, and a simulation that records
+    # what each playout is played out with
     state, seat, moves = mid_game("mantis", 2, "ismcts-own-cap")
-    caps = []
+    playouts = []
 
     class Recording(Simulation):
         def play_out(self, cap, greedy_share, seats, rng):
-            caps.append(cap)
+            playouts.append((cap, greedy_share))
             return super().play_out(cap, greedy_share, seats, rng)
 
-    class Capped(Watched):
-        PLAYOUT_CAP = 3
+    class Tuned(Watched):
+        PLAYOUT_CAP, GREEDY_ROLLOUTS = 3, 40
 
         def simulation(self, state):
             return Recording(self, state)
 
-    # when the bot searches with its default cap (0), then with a cap of its own
-    search(Capped(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000)
-    search(Capped(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000,
-           playout_cap=5)
-    # then its playouts were cut at the game's cap, then at its own
-    assert caps == [3] * 20 + [5] * 20
+    # when the bot searches with its default options, then with a cap and a greedy share of its own
+    search(Tuned(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000)
+    search(Tuned(mantis), match.view(state, seat), seat, moves, random.Random(9), iterations=20, budget_ms=60_000,
+           playout_cap=5, greedy_rollouts=90)
+    # then its playouts were played with the game's own, then with its own
+    assert playouts == [(3, 0.4)] * 20 + [(5, 0.9)] * 20
 
 
 # --- its options and its rng ----------------------------------------------------------------------------
@@ -387,6 +388,7 @@ class Coins:
     """A one-move game for two seats: seat 0 picks a coin, coin i wins with chance odds[i], every draw apart
     (so no two moves share their luck); greedy picks coin 0. Deterministic given the rng decide gets."""
     PLAYOUT_CAP = 1  # a match is one move
+    GREEDY_ROLLOUTS = 100
 
     def __init__(self, odds):
         self.odds = odds
