@@ -2,6 +2,7 @@
 cancel; every bad request a 4xx with its reason; a pairing pass seats both accounts in one match."""
 import pytest
 
+from api.limits import MAX_PATH_PARAMETER_CHARS
 from tests.support.http import assert_error, bearer
 from tests.unit.test_accounts import register
 
@@ -68,7 +69,7 @@ def test_an_account_holds_a_bounded_number_of_open_seeks(client, ann):
     assert_error(client.post("/v1/seeks", json=DUEL, headers=bearer(ann)), 409, "too_many_seeks")
 
 
-@pytest.mark.parametrize("seek_id", ["nope", "mantis-" + "0" * 32, "x" * 500])
+@pytest.mark.parametrize("seek_id", ["nope", "mantis-" + "0" * 32, "x" * MAX_PATH_PARAMETER_CHARS])
 def test_an_unknown_seek_is_404(client, seek_id):
     assert_error(client.get(f"/v1/seeks/{seek_id}"), 404, "seek_not_found")
 
