@@ -16,8 +16,8 @@ import flask_smorest
 from flask import current_app, request
 from flask_smorest import abort
 from webargs import core
-from werkzeug.routing import UnicodeConverter
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.routing import UnicodeConverter
 
 # gunicorn answers longer request lines and header fields itself (bootstrap/gunicorn_conf.py sets its limits
 # above these), in plain text; below them the server answers 414/431 in its error shape.

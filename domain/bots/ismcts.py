@@ -120,15 +120,8 @@ class FastRng(random.Random):
         return self._randbelow(n)  # type: ignore[attr-defined]
 
     def shuffled(self, items) -> list:
-        """random.shuffle's result, each bounded draw taken from getrandbits as random.Random._randbelow takes
-        it but without its call (a draw pile rebuilt in a playout is tens of draws)."""
-        result, getrandbits = list(items), self.getrandbits
-        for last in range(len(result) - 1, 0, -1):
-            bits = (last + 1).bit_length()
-            other = getrandbits(bits)
-            while other > last:
-                other = getrandbits(bits)
-            result[last], result[other] = result[other], result[last]
+        result = list(items)
+        self.shuffle(result)
         return result
 
 
