@@ -19,6 +19,8 @@ not change a move.
                                                    # what remembering what the seat saw is worth
     .venv/bin/python bench/bots.py --games flipout --players 2 --pairings ismcts:filed --budget-ms 800
                                                    # today's bot against the one issue #27 found
+    .venv/bin/python bench/bots.py --games mantis --players 6 --pairings "greedy[steal=45]:greedy" --matches 1200
+                                                   # greedy with another weight (hundredths) against greedy
 """
 import argparse
 import math
@@ -54,7 +56,7 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
 
 
 def player_counts(game, wanted: str) -> list[int]:
-    counts = {"2": [2], "max": [game.INFO.max_players], "both": [2, game.INFO.max_players]}[wanted]
+    counts = {"max": [game.INFO.max_players], "both": [2, game.INFO.max_players]}.get(wanted) or [int(wanted)]
     return sorted({n for n in counts if game.INFO.min_players <= n <= game.INFO.max_players})
 
 
@@ -80,16 +82,25 @@ def play_match(job: tuple) -> tuple:
         kind, given = parsed(bots[seat])
         if kind == FILED:
             move = filed_policy(game, view, seat, moves, rng, **given)
+        elif kind == "greedy" and given:
+            move = game.greedy(view, seat, moves, rng, weights=greedy_weights(game, given))
         else:
             kind = BOTS[spec["bot"]]
             earlier = {"seen": match.seen(log, seat)} if kind.remembers and bots[seat] != FORGETFUL else {}
             move = kind.policy(game, view, seat, moves, rng, **earlier, **spec.get("bot_options", {}))
-        if seat == tested_seat and bots[seat] not in ("random", "greedy"):
+        if seat == tested_seat and parsed(bots[seat])[0] not in ("random", "greedy"):
             search_seconds += time.perf_counter() - started
             searched += 1
         events = match.decide(state, seat, move, seed, SALT)
         state, log = match.evolve_all(state, events), log + events
     return (game_id, players, tested, opponent), seat_share(state["result"], tested_seat), search_seconds, searched
+
+
+def greedy_weights(game, given: dict):
+    """The game's greedy weights with some given in hundredths: `greedy[score_miss=20]` in a pairing."""
+    if not hasattr(game, "GREEDY_WEIGHTS"):
+        sys.exit(f"{game.INFO.id}'s greedy takes no weights")
+    return game.GREEDY_WEIGHTS._replace(**{name: value / 100 for name, value in given.items()})
 
 
 def seat_share(result: dict, seat: int) -> float:
@@ -103,7 +114,7 @@ def seat_spec(bot: str, options: dict) -> dict:
     options over --iterations and --budget-ms), FORGETFUL, or FILED[iterations=..;budget_ms=..] (a greedy seat
     in the log, played by filed_policy)."""
     kind, given = parsed(bot)
-    if kind == FILED:
+    if kind in (FILED, "greedy"):
         return {"bot": "greedy"}
     if kind == FORGETFUL:
         kind = "ismcts"
@@ -115,6 +126,12 @@ def parsed(bot: str) -> tuple[str, dict]:
     """`kind[option=value;...]` as the kind and its integer options."""
     kind, _, given = bot.partition("[")
     return kind, {name: int(value) for name, value in (item.split("=") for item in given.rstrip("]").split(";") if item)}
+
+
+def players_wanted(text: str) -> str:
+    if text in ("max", "both") or text.isdigit():
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r} is not a count, max or both")
 
 
 def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
@@ -228,12 +245,15 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=MAX_BUDGET_MS,
                         help="the ismcts bot's time budget per turn (default: the maximum, so iterations decide)")
     parser.add_argument("--ismcts", default="", help="more ismcts options, e.g. playout_cap=200,exploration=100")
-    parser.add_argument("--players", default="both", choices=("2", "max", "both"))
+    parser.add_argument("--players", default="both", type=players_wanted,
+                        help="a count (2: the smallest table), max (the game's most) or both (2 and max)")
     parser.add_argument("--pairings", default=",".join(f"{t}:{o}" for t, o in PAIRINGS),
                         help=f"tested:opponent pairs (default: greedy:random,ismcts:greedy); {FORGETFUL}: the "
                              "ismcts bot with the same options, but given only its view (not what it saw before); "
                              f"{FILED}: the ismcts bot of issue #27's filing; ismcts[option=value;...]: with other "
-                             "options, e.g. ismcts:ismcts[playout_cap=1000;root_moves=12]")
+                             "options, e.g. ismcts:ismcts[playout_cap=1000;root_moves=12]; greedy[weight=value;...]: "
+                             "greedy with other weights (hundredths; the game's GREEDY_WEIGHTS), e.g. "
+                             "greedy[steal=80]:greedy")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--turn-times", type=int, default=0, metavar="N",
                         help="instead of matches: time the default ismcts turn at N positions per game and size")

@@ -8,6 +8,7 @@ The whole match (as many games as seats) is one state; every game starts with a 
 """
 from collections import Counter, defaultdict
 from functools import cache
+from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Seen, ViewField, keyed, list_of, named, next_seat,
                              nullable, one_of, parse_move, record, require, started, validate_options, win_share)
@@ -362,7 +363,19 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     }
 
 
-def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+class TakeWeights(NamedTuple):
+    """What greedy weighs in a take: the cards left matching the one taken (its next stack top), those my
+    next turn reaches with the hand I keep and all of them. Whole numbers, since the search's simulation
+    skips a take weighing less than the best before its tie-break draw, which adds under 1 (bench/bots.py
+    tunes them by self-play as `greedy[next_turn=200]`, in hundredths: docs/bots.md "Greedy's constants")."""
+    next_turn: int = 2
+    left: int = 1
+
+
+GREEDY_WEIGHTS = TakeWeights()
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng, weights: TakeWeights = GREEDY_WEIGHTS) -> dict:
     """Take the card that keeps the most takes open (for my next turn through the hand I keep, and on the
     whole grid); when stuck, play the kicker only if it opens takes now, else pass."""
     grid, hand = view["grid"], view["hands"][seat]
@@ -372,7 +385,7 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
         def value(move: dict) -> float:
             left = matching[move["place"]]  # the cards left that match the one taken, my next stack top
             next_turn = len(left & _reach(tuple(h for h in hand if h != move["hand_card"])))
-            return 2 * next_turn + len(left) + rng.random() * 0.5
+            return weights.next_turn * next_turn + weights.left * len(left) + rng.random() * 0.5
         return max(moves, key=value)
     kicker = view["kickers"][seat]
     if {"action": "kicker"} in moves and _opens_takes(grid, hand, kicker):

@@ -5,7 +5,7 @@ A turn is `score` (flip the top card into your own tank) or `steal` (flip it int
 """
 from collections import Counter
 from itertools import combinations
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from domain.protocol import (INTEGER, Field, GameInfo, Option, Seen, ViewField, check_player_count, list_of,
                              next_seat, named, nullable, one_of, parse_move, record, require, started,
@@ -224,7 +224,19 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
             "turn": view["turn"], "target": view["target"], "finished": False}
 
 
-def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+class FlipWeights(NamedTuple):
+    """What greedy weighs in a flip besides the cards a score is expected to move (bench/bots.py tunes them by
+    self-play as `greedy[score_miss=30;...]`, in hundredths: docs/bots.md "Greedy's constants")."""
+    score_miss: float = 0.3  # scoring: a miss still grows my tank
+    steal: float = 0.6  # stealing: the cards a hit is expected to move, worth less than cards scored
+    steal_hit: float = 0.5  # stealing at 2 players: a hit also takes from the one rival
+    steal_miss: float = 0.3  # stealing: a miss feeds the target
+
+
+GREEDY_WEIGHTS = FlipWeights()
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng, weights: FlipWeights = GREEDY_WEIGHTS) -> dict:
     """One move ahead: the expected gain of each flip, given which fronts the top card can still have."""
     fronts = _possible_top_fronts(view)
     two_players = len(view["tanks"]) == 2
@@ -232,18 +244,21 @@ def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
     def value(move: dict) -> float:
         owner = seat if move["action"] == "score" else move["target"]
         gains = [_moved(view["tanks"][owner], {"front": f}) for f in fronts]
-        return flip_value(move["action"] == "score", sum(1 for g in gains if g), sum(gains), len(gains), two_players)
+        return flip_value(move["action"] == "score", sum(1 for g in gains if g), sum(gains), len(gains), two_players,
+                          weights)
 
     return max(moves, key=lambda m: (value(m), rng.random()))
 
 
-def flip_value(scoring: bool, hits: int, moved: int, fronts: int, two_players: bool) -> float:
+def flip_value(scoring: bool, hits: int, moved: int, fronts: int, two_players: bool,
+               weights: FlipWeights = GREEDY_WEIGHTS) -> float:
     """Greedy's worth of a flip: the top card may have `fronts` fronts, `hits` of which match the tank flipped
     into, moving `moved` cards in all."""
     hit, expected = hits / fronts, moved / fronts
     if scoring:
-        return expected + 0.3 * (1 - hit)  # a miss still grows my tank
-    return 0.6 * expected + (0.5 * hit if two_players else 0) - 0.3 * (1 - hit)  # a miss feeds the target
+        return expected + weights.score_miss * (1 - hit)
+    return (weights.steal * expected + (weights.steal_hit * hit if two_players else 0)
+            - weights.steal_miss * (1 - hit))
 
 
 def _unseen_cards(view: dict, scored: list[dict] | None = None) -> list[dict]:

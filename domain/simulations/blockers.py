@@ -233,6 +233,7 @@ class FastSimulation(Simulation):
         add, next_seat, takes_of, area = seats.add, self._next_seat, TAKES, AREA_MASK
         grid, masks, tops, hands = self._grid, self._masks, self._tops, self._hands
         stacks, hand_decks, played_cards = self._stacks, self._hand_decks, self._played
+        next_turn_weight, left_weight = rules.GREEDY_WEIGHTS
         turn = self._turn
         for played in range(cap + 1):
             seat = turn
@@ -263,10 +264,12 @@ class FastSimulation(Simulation):
                         hand_card, place, bit = take
                         colour, shape = grid[place]
                         left = (masks[colour] | masks[shape]) - bit  # the taken card's own bit is set
-                        # twice the cards left matching the taken one (its next top) that the rest of the
-                        # hand reaches, plus all of them; the value adds half a tie-break draw, under 1, so a
-                        # take weighing less than the best cannot win: its draw is drawn and not added
-                        weight = 2 * (left & others_reach[hand_card]).bit_count() + left.bit_count()
+                        # the cards left matching the taken one (its next top) that the rest of the hand
+                        # reaches and all of them, weighed by whole numbers; the value adds half a tie-break
+                        # draw, under 1, so a take weighing less than the best cannot win: its draw is drawn
+                        # and not added
+                        weight = (next_turn_weight * (left & others_reach[hand_card]).bit_count()
+                                  + left_weight * left.bit_count())
                         if weight < best_weight:
                             random()
                             continue

@@ -638,6 +638,19 @@ def test_greedy_takes_the_card_that_keeps_the_most_takes_open():
     assert chosen["place"] in ("A1", "B2")
 
 
+def test_greedy_weighs_a_take_by_its_weights():
+    # a red star (A1 or B2) leaves one card, the other red star, and my next turn reaches it; the blue circle
+    # at B4 leaves two, the blue circles at D3 and D4, out of my hand's reach: worth more only if my next
+    # turn is weighed at nothing
+    state = with_stacks(given(blockers, dealt(grid(A1=card("red", "star"), B2=card("red", "star"),
+                                                   B4=card("blue", "circle"), D3=card("blue", "circle"),
+                                                   D4=card("blue", "circle")))), [RED_CIRCLE], [])
+    moves, view = blockers.legal_moves(state, 0), blockers.view(state, 0)
+    assert blockers.greedy(view, 0, moves, random.Random(1))["place"] in ("A1", "B2")
+    cards_left_only = blockers.GREEDY_WEIGHTS._replace(next_turn=0)
+    assert blockers.greedy(view, 0, moves, random.Random(1), cards_left_only)["place"] == "B4"
+
+
 def test_greedy_plays_the_kicker_when_stuck_only_if_it_opens_takes():
     kickers = [kicker("purple", "cross"), kicker("red", "circle")]
     opens = with_stacks(given(blockers, dealt(grid(), kickers=kickers)), [RED_CIRCLE], [])

@@ -222,6 +222,17 @@ def test_greedy_scores_when_every_possible_front_matches_its_tank():
     assert chosen == {"action": "score"}
 
 
+def test_greedy_weighs_a_steal_by_its_weights():
+    import random
+    # every front the top card can have matches seat 1's tank and none matches seat 0's
+    state = given(mantis, dealt([[card("pink")], [card("red"), card("blue"), card("green")]],
+                                [card("red", ["red", "blue", "green"]), card("blue")]))
+    view, moves = mantis.view(state, 0), mantis.legal_moves(state, 0)
+    assert mantis.greedy(view, 0, moves, random.Random(1)) == {"action": "steal", "target": 1}
+    worthless_steals = mantis.GREEDY_WEIGHTS._replace(steal=0, steal_hit=0)
+    assert mantis.greedy(view, 0, moves, random.Random(1), worthless_steals) == {"action": "score"}
+
+
 @pytest.mark.parametrize("edition,players", [("classic", 3), ("classic", 2), ("compact", 4)])
 def test_the_fronts_greedy_expects_on_top_are_those_of_the_unseen_cards_with_the_top_back(edition, players):
     for state, _ in random_match("mantis", players, f"fronts-{edition}", {"edition": edition}):
