@@ -367,7 +367,7 @@ class TakeWeights(NamedTuple):
     """What greedy weighs in a take: the cards left matching the one taken (its next stack top), those my
     next turn reaches with the hand I keep and all of them. Whole numbers, since the search's simulation
     skips a take weighing less than the best before its tie-break draw, which adds under 1 (bench/bots.py
-    tunes them by self-play as `greedy[next_turn=200]`, in hundredths: docs/bots.md "Greedy's constants")."""
+    tunes them by self-play as `greedy[next_turn=200]`, in hundredths: docs/bots.md "Greedy's weights")."""
     next_turn: int = 2
     left: int = 1
 

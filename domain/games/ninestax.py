@@ -17,6 +17,7 @@ Stacks are positions: a Swap leaves every seat holding the same position (so it 
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
 from collections import Counter
+from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, list_of, named,
                              next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
@@ -757,58 +758,81 @@ def _dealt_tokens(memory: dict, rng) -> dict:
             "discard_pile": [dealt(c) for c in state["discard_pile"]], "pending": pending}
 
 
-FLAT_VALUES = {"draw": 0.5, "keep": 0, "pass": 0, "accept": 0, "end_peek": 0}  # greedy's moves valued alike always
-CARD_BONUS = {"color_shift": 0.8, "attack": 0.6, "swap": 0.5}  # what greedy sees in playing these, roughly
+class PlayWeights(NamedTuple):
+    """What greedy sees in a move besides the cards it sheds (bench/bots.py tunes them by self-play as
+    `greedy[draw=50]`, in hundredths: docs/bots.md "Greedy's weights")."""
+    draw: float = 0.5  # a draw: below any card that can be played (worth 1 and up)
+    color_shift: float = 0.8  # playing a Color Shift, beyond the card itself
+    attack: float = 0.6  # playing an Attack, beyond the card itself
+    swap: float = 0.5  # playing a Swap, beyond the card itself
+    emptying: float = 0.3  # a play that empties the held stack
+    free_discard: float = 0.5  # a Free Discard's cost: the wild it spends
+    keep_immunity: float = 2.5  # the Immunity tile answers only a hit that costs more cards than this
+    immune_target: float = 0.5  # an Attack's loss on a seat with its tile, which may answer it
+    immune_swap: float = 0.5  # what a Swap with a seat with its tile keeps of its gain
+    rival_swap: float = 0.3  # a Swap between two others, per card it moves onto the one with the fewest
+    peek_stack: float = 0.1  # a Peek, per card of the stack looked at
 
 
-def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+GREEDY_WEIGHTS = PlayWeights()
+BONUS_FACES = ("color_shift", "attack", "swap")  # the faces with a weight of their own
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng, weights: PlayWeights = GREEDY_WEIGHTS) -> dict:
     """One move ahead: shed the most cards (Discard, Free Discard on the biggest stack, an emptying play),
     never draw when a card can be played, hurt the seat closest to winning, and keep the Immunity tile
     for hits that cost several cards."""
-    return max(moves, key=lambda m: (_move_value(view, seat, m), rng.random()))
+    return max(moves, key=lambda m: (_move_value(view, seat, m, weights), rng.random()))
 
 
-def _move_value(view, seat, move) -> float:
+def _move_value(view, seat, move, weights: PlayWeights) -> float:
     action, left = move["action"], view["cards_left"]
     if action in ("play", "play_drawn"):
         held = view["stacks"][seat][view["held"][seat]]
         played = held[move["card"]] if action == "play" else view["pending"]["card"]
-        return 1 + _card_value(view, seat, played, emptying=action == "play" and len(held) == 1)
+        return 1 + _card_value(view, seat, played, weights, emptying=action == "play" and len(held) == 1)
     if action == "attack":
-        return -left[move["target"]] - 0.5 * view["immunity"][move["target"]]
+        return -left[move["target"]] - weights.immune_target * view["immunity"][move["target"]]
     if action == "swap":
-        return _swap_gain(view, seat, move)
+        return _swap_gain(view, seat, move, weights)
     if action == "free_discard":
         return len(view["stacks"][seat][move["stack"]])
     if action == "peek":
-        return -left[move["target"]] + 0.1 * len(view["stacks"][move["target"]][move["stack"]])
+        return -left[move["target"]] + weights.peek_stack * len(view["stacks"][move["target"]][move["stack"]])
     if action == "reveal":
         return sum(len(view["stacks"][s]) > move["stack"] for s in range(view["players"]) if s != seat)
     if action == "exchange":
         pending = view["pending"]
         taken = view["stacks"][pending["target"]][pending["stack"]][move["card"]]
         given = view["stacks"][seat][view["held"][seat]][move["own_card"]]
-        return _card_value(view, seat, taken) - _card_value(view, seat, given)
+        return _card_value(view, seat, taken, weights) - _card_value(view, seat, given, weights)
     if action == "immunity":
-        return _hit_cost(view, seat) - 2.5
-    return FLAT_VALUES[action]
+        return _hit_cost(view, seat) - weights.keep_immunity
+    if action == "draw":
+        return weights.draw
+    return 0  # keep, pass, accept, end_peek: no stack changes
 
 
-def _card_value(view, seat, played, emptying=False) -> float:
+def _card_value(view, seat, played, weights: PlayWeights, emptying=False) -> float:
     """What playing a card sheds beyond itself, roughly, plus a little for hurting others."""
     if played is None:
         return 0
     face, own = played["face"], view["stacks"][seat]
-    bonus = 0.3 if emptying else 0
+    bonus = weights.emptying if emptying else 0
     if face == "free_discard":
-        return bonus + max(len(stack) for stack in own) - 0.5
+        return bonus + max(len(stack) for stack in own) - weights.free_discard
     if face == "discard":
         held = len(own[view["held"][seat]]) - 1
         return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)
-    return bonus + CARD_BONUS.get(face, 0)
+    return bonus + card_bonus(face, weights)
 
 
-def _swap_gain(view, seat, move) -> float:
+def card_bonus(face: str, weights: PlayWeights) -> float:
+    """What greedy sees in playing a card of this face beyond the card itself."""
+    return getattr(weights, face) if face in BONUS_FACES else 0
+
+
+def _swap_gain(view, seat, move, weights: PlayWeights) -> float:
     """Cards the swap moves away from me (or onto the seat with the fewest cards)."""
     stacks, left = view["stacks"], view["cards_left"]
     (a, i), (b, j) = (move["first_seat"], move["first_stack"]), (move["second_seat"], move["second_stack"])
@@ -817,10 +841,10 @@ def _swap_gain(view, seat, move) -> float:
     if seat in (a, b):
         mine, other = (i, (b, j)) if a == seat else (j, (a, i))
         gain = len(stacks[seat][mine]) - len(stacks[other[0]][other[1]])
-        return gain * (0.5 if view["immunity"][other[0]] else 1)
+        return gain * (weights.immune_swap if view["immunity"][other[0]] else 1)
     leader = min((a, b), key=lambda s: left[s])
     given = len(stacks[b][j]) - len(stacks[a][i]) if leader == a else len(stacks[a][i]) - len(stacks[b][j])
-    return 0.3 * given
+    return weights.rival_swap * given
 
 
 def _hit_cost(view, seat) -> float:

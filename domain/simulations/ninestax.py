@@ -28,12 +28,13 @@ NO_LEAD = len(CARDS)  # the lead's kind when any card may be played
 PLAYABLE = tuple(tuple(rules.playable(card, lead) for card in CARDS) for lead in CARDS + (None,))  # [lead][card]
 DISCARD, REVERSE, COLOR_SHIFT, FREE_DISCARD = map(FACES.index, ("discard", "reverse", "color_shift", "free_discard"))
 NUMBER_FACES = len(rules.NUMBERS)  # faces 0-8 are the numbers "1"-"9": a number card moves seats to its face
-CARD_BONUS = tuple(rules.CARD_BONUS.get(face, 0) for face in FACES)  # greedy's value of a card, by face
+WEIGHTS = rules.GREEDY_WEIGHTS
+CARD_BONUS = tuple(rules.card_bonus(face, WEIGHTS) for face in FACES)  # greedy's value of a card, by face
 PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + (bonus + CARD_BONUS[FACE[kind]])
-                         for kind in range(len(CARDS))) for bonus in (0, 0.3))
+                         for kind in range(len(CARDS))) for bonus in (0, WEIGHTS.emptying))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
-DRAW_VALUE = rules.FLAT_VALUES["draw"]  # greedy's value of a draw, read in its busiest loop
+DRAW_VALUE = WEIGHTS.draw  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
 EFFECT_KEYS = {"attack": ("target",), "swap": ("stacks",), "peek": ("target", "stack"), "reveal": ("stack",)}
@@ -235,10 +236,11 @@ class FastSimulation(Simulation):
             for b in range(a + 1, self._players):
                 if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
                     large, small = (a, b) if seat == a else (b, a)
-                    values.append((largest[large] - smallest[small]) * (0.5 if self._tiles[small] else 1))
+                    values.append((largest[large] - smallest[small])
+                                  * (WEIGHTS.immune_swap if self._tiles[small] else 1))
                 else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
                     large, small = (b, a) if left[a] <= left[b] else (a, b)
-                    values.append(0.3 * (largest[large] - smallest[small]))
+                    values.append(WEIGHTS.rival_swap * (largest[large] - smallest[small]))
                 groups.append((a, b, large))
         return values, groups
 
@@ -264,15 +266,15 @@ class FastSimulation(Simulation):
         step, stacks = self._step, self._stacks
         if step == "drawn":
             if not PLAYABLE[self._lead][self._drawn]:
-                return [rules.FLAT_VALUES["keep"]]
+                return [0]  # keep
             played = PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
-            return [played, rules.FLAT_VALUES["keep"]]
+            return [played, 0]  # play_drawn, keep
         if step == "effect":
-            return [self._hit_cost(seat) - 2.5, rules.FLAT_VALUES["accept"]]
+            return [self._hit_cost(seat) - WEIGHTS.keep_immunity, 0]  # immunity, accept
         if step == "peek":
             peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
             held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
-            return [taken - given for taken in peeked for given in held] + [rules.FLAT_VALUES["end_peek"]]
+            return [taken - given for taken in peeked for given in held] + [0]  # every exchange, end_peek
         face = self._face
         if face == "free_discard":
             return list(map(len, stacks[seat]))
@@ -288,18 +290,18 @@ class FastSimulation(Simulation):
             if target != seat:
                 left = sum(map(len, own))
                 if face == "attack":
-                    values.append(-left - 0.5 * self._tiles[target])
+                    values.append(-left - WEIGHTS.immune_target * self._tiles[target])
                 else:
                     for stack in own:
-                        values.append(-left + 0.1 * len(stack))
+                        values.append(-left + WEIGHTS.peek_stack * len(stack))
         return values
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
         face, own = FACE[card], self._stacks[seat]
-        bonus = 0.3 if emptying else 0
+        bonus = WEIGHTS.emptying if emptying else 0
         if face == FREE_DISCARD:
-            return bonus + max(map(len, own)) - 0.5
+            return bonus + max(map(len, own)) - WEIGHTS.free_discard
         if face == DISCARD:
             held = len(own[self._held[seat]]) - 1
             return bonus + (held if held else len(own[0]) if len(own) > 1 else 0)

@@ -810,6 +810,13 @@ def test_greedy_plays_rather_than_draws_and_prefers_a_discard_of_a_big_held_stac
     assert greedy_choice(state, 0) == {"action": "play", "card": 1}
 
 
+def test_greedy_weighs_a_draw_by_its_weights():
+    state = table([[red(1), red("discard"), blue(2), blue(3), red("reverse")]], [[blue(1)]], lead=red(5))
+    view, moves = ninestax.view(state, 0), ninestax.legal_moves(state, 0)
+    worth_more_than_any_play = ninestax.GREEDY_WEIGHTS._replace(draw=10)
+    assert ninestax.greedy(view, 0, moves, random.Random(1), worth_more_than_any_play) == {"action": "draw"}
+
+
 def test_greedy_free_discards_its_biggest_stack_and_attacks_the_seat_with_fewest_cards():
     state = table([[red(1)], [red(2), red(3), red(4)], [red(5)]], [[blue(1)] * 5], [[green(1)]], lead=red(5),
                   pending={"kind": "choose", "seat": 0, "face": "free_discard"})
