@@ -225,11 +225,13 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
 
 
 class FlipWeights(NamedTuple):
-    """What greedy weighs in a flip besides the cards a score is expected to move (bench/bots.py tunes them by
-    self-play as `greedy[score_miss=30;...]`, in hundredths: docs/bots.md "Greedy's constants")."""
+    """What greedy weighs in a flip besides the cards a score is expected to move, tuned by self-play on
+    duplicate deals (bench/bots.py `greedy[steal=30]:greedy`, in hundredths: docs/bots.md "Greedy's weights").
+    A steal is worth little at a big table, where the cards it takes from one rival help every other, and
+    much at 2 players, where a hit takes them from the one rival."""
     score_miss: float = 0.3  # scoring: a miss still grows my tank
-    steal: float = 0.6  # stealing: the cards a hit is expected to move, worth less than cards scored
-    steal_hit: float = 0.5  # stealing at 2 players: a hit also takes from the one rival
+    steal: float = 0.3  # stealing: the cards a hit is expected to move, worth less than cards scored
+    steal_hit: float = 2.5  # stealing at 2 players: a hit also takes from the one rival
     steal_miss: float = 0.3  # stealing: a miss feeds the target
 
 
