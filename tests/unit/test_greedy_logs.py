@@ -11,8 +11,9 @@ from domain.games import GAMES
 from domain.rng import Rng
 from eventstore.chain import canonical
 
-PINNED = {
-    ("mantis", 3): "01b1e92423e51bbd36f9d1b1a1c81d7394aca625998ee5624a525adee6850240",
+PINNED = {  # Mantis pinned again on 2026-11-28, deliberately: its greedy's weights were tuned (docs/bots.md)
+    ("mantis", 2): "3d08364af311f2e31bf6d05524ed5c69905865b5d89a1f610744289675a6389e",
+    ("mantis", 3): "1723270cac1321e554eff165105512a6fcdef9dfafcf2dfa21ce4188a2843520",
     ("blockers", 2): "80c6cdaf40ecd51a7cd0f11f3a8498b74bb07575d082676bfeed2548b8429777",
     ("9stax", 3): "9507222717105fdbadd8d6f758ccc1c5298376fc78f05a6f18a2f4cea6c07400",
     ("flipout", 2): "6b8d91d4f8646c13324ccf2926c76286b9bc0a68233e5088a1790524ca7713b4",
