@@ -97,9 +97,10 @@ def play_match(job: tuple) -> tuple:
 
 
 def greedy_weights(game, given: dict):
-    """The game's greedy weights with some given in hundredths: `greedy[score_miss=20]` in a pairing."""
+    """The game's greedy weights with some given in hundredths: `greedy[score_miss=20]` in a pairing
+    (ValueError for a game whose greedy takes none, or a weight it does not have)."""
     if not hasattr(game, "GREEDY_WEIGHTS"):
-        sys.exit(f"{game.INFO.id}'s greedy takes no weights")
+        raise ValueError(f"{game.INFO.id}'s greedy takes no weights")
     return game.GREEDY_WEIGHTS._replace(**{name: value / 100 for name, value in given.items()})
 
 
@@ -270,6 +271,12 @@ def main() -> None:
                                     **{k: int(v) for k, v in extra.items()}})
     started = time.perf_counter()
     pairings = tuple(tuple(pair.split(":")) for pair in args.pairings.split(","))
+    weighted = [given for kind, given in (parsed(bot) for pair in pairings for bot in pair) if kind == "greedy"]
+    for game_id, given in ((game_id, given) for game_id in games for given in weighted if given):
+        try:  # here, not in a pool's worker, where an error would leave the run waiting for its match
+            greedy_weights(GAMES[game_id], given)
+        except ValueError as error:
+            parser.error(str(error))
     rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first)
     print(f"ismcts options: {ismcts}; matches {args.first}-{args.first + args.matches - 1} of each cell; "
           "duplicate deals (each deal once with the tested bot in every seat); "
