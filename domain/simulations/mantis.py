@@ -2,16 +2,15 @@
 
 A card is its index in the classic deck (build_deck; the compact deck's cards are classic cards, those whose
 backs lack pink), a colour its index in COLOURS. The tanks are kept by colour, then seat: the cards of that
-front in that seat's tank, in the order they came (a list, or EMPTY), and what they add to greedy's key
-(ADDS); a score pile is a count. Where each card lies (the draw pile, a tank, a seat's score pile) is kept
-too, for greedy: the fronts the top card may have, for the mover, are those of the cards with its back that
-lie neither in a tank nor in the mover's score pile. The draw pile stays the engine's list of card dicts,
-read from an index on; only its top card is turned into an int.
+front in that seat's tank, in the order they came (a list, or EMPTY), and, packed in one int a colour, what
+they add to greedy's key (ADDS), a field a seat; a score pile is a count. Where each card lies (the draw
+pile, a tank, a seat's score pile) is kept too, for greedy: the fronts the top card may have, for the mover,
+are those of the cards with its back that lie neither in a tank nor in the mover's score pile. The draw pile
+stays the engine's list of card dicts, read from an index on; only its top card is turned into an int.
 The engine's state is the start state with the moves played since folded through decide and evolve, when
 asked (a playout asks at most once, at its cap), so a move here changes only the ints.
 """
 from collections import Counter
-from operator import add
 
 from domain.games import mantis as rules
 from domain.simulation import Simulation
@@ -21,7 +20,8 @@ FRONT = tuple(rules.COLOURS.index(card["front"]) for card in DECK)
 CARD_IDS: dict = {}  # back colours, one level each, then front -> card
 for _card, (_first, _second, _third) in enumerate(card["back"] for card in DECK):
     CARD_IDS.setdefault(_first, {}).setdefault(_second, {}).setdefault(_third, {})[DECK[_card]["front"]] = _card
-SAME_BACK = tuple(tuple(other for other, mate in enumerate(DECK) if mate["back"] == card["back"]) for card in DECK)
+SAME_BACK_FRONTS = tuple(tuple((other, FRONT[other]) for other, mate in enumerate(DECK) if mate["back"] == card["back"])
+                         for card in DECK)
 IN_PILE, IN_TANK = -1, -2  # where a card lies; a seat's score pile is the seat
 EMPTY = ()  # a tank's cards of a colour it holds none of (a list is made when a card comes)
 # each seat's legal moves as the owners of the tanks they flip into: its own, then the others in order
@@ -29,14 +29,17 @@ ORDERS = {players: tuple((seat,) + tuple(other for other in range(players) if ot
                          for seat in range(players))
           for players in range(rules.INFO.min_players, rules.INFO.max_players + 1)}
 NO_CARDS = {players: ((EMPTY,) * players,) * len(rules.COLOURS) for players in ORDERS}  # by colour, then seat
-NO_ADDS = {players: ((0,) * players,) * len(rules.COLOURS) for players in ORDERS}
 
 # Greedy values a flip (rules.flip_value) by the fronts the top card may have: how many would match the tank
 # flipped into (hits) and the cards they would move. Each front adds to a key: 16 per card it would move and
 # 4 if it would move any (at most 3 hits, so the sum holds both); a table per count of fronts maps the key to
-# the value of a steal and of a score.
+# the value of a steal and of a score. A colour's adds are packed in one int, a field of KEY_BITS a seat, wide
+# enough for the sum of three fronts' adds, so that the keys of every seat are one sum of ints.
 MOST_OF_A_COLOUR = max(Counter(FRONT).values())
 ADDS = (0,) + tuple((count + 1) * 16 + 4 for count in range(1, MOST_OF_A_COLOUR + 1))  # by count in the tank
+KEY_BITS = (3 * ADDS[-1]).bit_length()
+KEY_MASK = (1 << KEY_BITS) - 1
+SHIFTS = tuple(seat * KEY_BITS for seat in range(rules.INFO.max_players))
 
 
 def _values(scoring: bool, fronts: int, two_players: bool) -> list[float]:
@@ -66,12 +69,13 @@ class FastSimulation(Simulation):
         self._orders, self._values = ORDERS[players], VALUES[players == 2]
         self._where = where = [IN_PILE] * len(DECK)
         self._tanks: list[list] = list(map(list, NO_CARDS[players]))
-        self._adds = list(map(list, NO_ADDS[players]))
+        self._keys = keys = [0] * len(rules.COLOURS)  # by colour: each seat's adds, packed
         for seat, tank in enumerate(state["tanks"]):
             for card in map(card_id, tank):
-                row = self._tanks[FRONT[card]]
+                front = FRONT[card]
+                row = self._tanks[front]
+                keys[front] += (ADDS[len(row[seat]) + 1] - ADDS[len(row[seat])]) << SHIFTS[seat]
                 row[seat] = [*row[seat], card]
-                self._adds[FRONT[card]][seat] = ADDS[len(row[seat])]
                 where[card] = IN_TANK
         for seat, pile in enumerate(state["score_piles"]):
             for card in map(card_id, pile):
@@ -101,28 +105,77 @@ class FastSimulation(Simulation):
         return self._move(seat, self._orders[seat][index])
 
     def greedy(self, seat: int, rng) -> dict:
-        return self._move(seat, self._greedy_owner(seat, rng))
+        return self._move(seat, greedy_owner(self._top, seat, self._orders[seat], self._where, self._keys, self._values,
+                                             rng.random))
 
     def play(self, seat: int, move: dict, rng) -> None:
-        self._flip(seat, seat if move["action"] == "score" else move["target"])
+        self._flips(1, 0.0, set(), rng, seat if move["action"] == "score" else move["target"])
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        players, orders = self._players, self._orders  # a seat has as many legal moves as there are players
-        for played in range(cap):
-            if self._finished:
-                return played
-            seat = self._turn
-            seats.add(seat)
-            if greedy_share and rng.random() < greedy_share:
-                self._flip(seat, self._greedy_owner(seat, rng))
+        return self._flips(cap, greedy_share, seats, rng)
+
+    def _flips(self, cap: int, greedy_share: float, seats: set, rng, chosen: int = -1) -> int:
+        """Up to `cap` flips, each into the tank of the `chosen` owner if one is given, else of the mover's greedy
+        choice `greedy_share` of the time and a random legal one otherwise, drawing as Simulation.play_out does.
+        One loop on local names: a playout's every move runs here, and a call or an attribute a move costs
+        as much as the rule it serves."""
+        players, order_of, values, target = self._players, self._orders, self._values, self._target
+        tanks_by_colour, keys, where, scores = self._tanks, self._keys, self._where, self._scores
+        journal, pile, turn, top, finished = self._journal, self._pile, self._turn, self._top, self._finished
+        random, below, flipped, last = rng and rng.random, rng and rng.below, len(journal), len(pile) - 1
+        played = 0
+        while played < cap and not finished:
+            seat, order = turn, order_of[turn]
+            if chosen >= 0:
+                owner = chosen
             else:
-                self._flip(seat, orders[seat][rng.below(players)])
-        return cap
+                seats.add(seat)
+                if greedy_share and random() < greedy_share:
+                    owner = greedy_owner(top, seat, order, where, keys, values, random)
+                else:
+                    owner = order[below(players)]
+            front = FRONT[top]
+            tanks = tanks_by_colour[front]  # this colour's, by seat
+            matched = tanks[owner]
+            turn = seat + 1 if seat + 1 < players else 0
+            if not matched:
+                tanks[owner], where[top] = [top], IN_TANK
+                keys[front] += ADDS[1] << SHIFTS[owner]
+            elif owner == seat:
+                tanks[seat] = EMPTY
+                keys[front] -= ADDS[len(matched)] << SHIFTS[seat]
+                for scored in matched:
+                    where[scored] = seat
+                where[top] = seat
+                scores[seat] += len(matched) + 1
+                finished = scores[seat] >= target
+            else:
+                tanks[owner], where[top] = EMPTY, IN_TANK
+                mine = tanks[seat]
+                keys[front] += (((ADDS[len(mine) + len(matched) + 1] - ADDS[len(mine)]) << SHIFTS[seat])
+                                - (ADDS[len(matched)] << SHIFTS[owner]))
+                matched.append(top)
+                if mine:
+                    mine += matched
+                else:
+                    tanks[seat] = matched
+                if players == 2:  # a successful steal between two plays again
+                    turn = seat
+            journal.append(owner)
+            played += 1
+            if flipped < last:  # the journal holds a move for each card flipped
+                flipped += 1
+                first, second, third = pile[flipped]["back"]
+                top = CARD_IDS[first][second][third][pile[flipped]["front"]]
+            else:
+                finished = True
+        self._turn, self._top, self._finished = turn, top, finished
+        return played
 
     def outcome(self) -> dict | None:
         if not self._finished:
             return None
-        return rules.result(self._scores, [sum(len(row[seat]) for row in self._tanks) for seat in range(self._players)])
+        return rules.result(self._scores, [sum(map(len, tank)) for tank in zip(*self._tanks)])  # by seat
 
     def evaluate(self, seat: int) -> float:
         return rules.chance(self._scores, self._target, seat)
@@ -131,55 +184,20 @@ class FastSimulation(Simulation):
     def _move(seat: int, owner: int) -> dict:
         return {"action": "score"} if owner == seat else {"action": "steal", "target": owner}
 
-    def _flip(self, seat: int, owner: int) -> None:
-        """The seat (the one to act) flips the top card into the owner's tank."""
-        card, where = self._top, self._where
-        front = FRONT[card]
-        tanks, adds = self._tanks[front], self._adds[front]  # this colour's, by seat
-        matched = tanks[owner]
-        if not matched:
-            tanks[owner], adds[owner] = [card], ADDS[1]
-            where[card] = IN_TANK
-            self._turn = (seat + 1) % self._players
-        elif owner == seat:
-            tanks[seat], adds[seat] = EMPTY, 0
-            for scored in matched:
-                where[scored] = seat
-            where[card] = seat
-            self._scores[seat] += len(matched) + 1
-            self._finished = self._scores[seat] >= self._target
-            self._turn = (seat + 1) % self._players
-        else:
-            tanks[owner], adds[owner] = EMPTY, 0
-            matched.append(card)
-            where[card] = IN_TANK
-            if tanks[seat]:
-                tanks[seat] += matched
-            else:
-                tanks[seat] = matched
-            adds[seat] = ADDS[len(tanks[seat])]
-            if self._players != 2:  # a successful steal between two plays again
-                self._turn = (seat + 1) % self._players
-        journal, pile = self._journal, self._pile
-        journal.append(owner)
-        if len(journal) < len(pile):  # the journal holds a move for each card flipped
-            self._top = card_id(pile[len(journal)])
-        else:
-            self._finished = True
 
-    def _greedy_owner(self, seat: int, rng) -> int:
-        """rules.greedy's choice, as the owner of the tank flipped into: the value of each legal move, then a
-        draw, in the moves' order; the first of the highest (value, draw)."""
-        where, adds = self._where, self._adds
-        rows = [adds[FRONT[card]] for card in SAME_BACK[self._top] if where[card] != IN_TANK and where[card] != seat]
-        keys = rows[0]  # by seat
-        for row in rows[1:]:
-            keys = list(map(add, keys, row))
-        steal, score = self._values[len(rows)]
-        order, random = self._orders[seat], rng.random
-        best, best_value, best_draw = seat, score[keys[seat]], random()
-        for owner in order[1:]:
-            value, draw = steal[keys[owner]], random()
-            if value > best_value or (value == best_value and draw > best_draw):
-                best, best_value, best_draw = owner, value, draw
-        return best
+def greedy_owner(top: int, seat: int, order: tuple, where: list, keys: list, values: dict, random) -> int:
+    """rules.greedy's choice, as the owner of the tank flipped into: the value of each legal move, then a
+    draw, in the moves' order; the first of the highest (value, draw)."""
+    packed, fronts = 0, 0  # every seat's key, a field each
+    for card, front in SAME_BACK_FRONTS[top]:
+        lies = where[card]
+        if lies != IN_TANK and lies != seat:
+            packed += keys[front]
+            fronts += 1
+    steal, score = values[fronts]
+    best, best_value, best_draw = seat, score[packed >> SHIFTS[seat] & KEY_MASK], random()
+    for owner in order[1:]:
+        value, draw = steal[packed >> SHIFTS[owner] & KEY_MASK], random()
+        if value > best_value or (value == best_value and draw > best_draw):
+            best, best_value, best_draw = owner, value, draw
+    return best
