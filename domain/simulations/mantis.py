@@ -59,7 +59,8 @@ def card_id(card: dict) -> int:
 class FastSimulation(Simulation):
     """Mantis on ints changed in place; the same rules, rng draws and greedy choice as the engine's
     (tests/unit/test_simulation.py plays both side by side). The base class's state is the engine's state
-    as of `_folded` moves of the journal."""
+    as of `_folded` moves of the journal. Its rng is a random.Random (the search's FastRng), whose bounded
+    draws a playout takes from getrandbits as random.Random does."""
 
     def __init__(self, state: dict):
         super().__init__(rules, state)
@@ -122,7 +123,8 @@ class FastSimulation(Simulation):
         players, order_of, values, target = self._players, self._orders, self._values, self._target
         tanks_by_colour, keys, where, scores = self._tanks, self._keys, self._where, self._scores
         journal, pile, turn, top, finished = self._journal, self._pile, self._turn, self._top, self._finished
-        random, below, flipped, last = rng and rng.random, rng and rng.below, len(journal), len(pile) - 1
+        random, getrandbits, bits = rng and rng.random, rng and rng.getrandbits, players.bit_length()
+        flipped, last = len(journal), len(pile) - 1
         played = 0
         while played < cap and not finished:
             seat, order = turn, order_of[turn]
@@ -132,8 +134,11 @@ class FastSimulation(Simulation):
                 seats.add(seat)
                 if greedy_share and random() < greedy_share:
                     owner = greedy_owner(top, seat, order, where, keys, values, random)
-                else:
-                    owner = order[below(players)]
+                else:  # rng.below(players)
+                    owner = getrandbits(bits)
+                    while owner >= players:
+                        owner = getrandbits(bits)
+                    owner = order[owner]
             front = FRONT[top]
             tanks = tanks_by_colour[front]  # this colour's, by seat
             matched = tanks[owner]
