@@ -13,8 +13,10 @@ What a move costs in CPython here is mostly calls and comprehensions (each about
 instructions in 3.11: a comprehension is a function made and called), so the hot paths make few of them,
 looping where a comprehension would read better and slicing moves from tables.
 """
+from bisect import bisect_right
 from collections.abc import Callable
-from itertools import repeat, starmap
+from functools import cache
+from itertools import compress, repeat, starmap
 
 from domain.games import ninestax as rules
 from domain.simulation import Simulation
@@ -44,6 +46,8 @@ FREE_DISCARDS = tuple(("free_discard", i) for i in range(rules.DECK_SIZE))
 PEEKS = tuple(tuple(("peek", target, i) for i in range(rules.DECK_SIZE)) for target in range(rules.INFO.max_players))
 ATTACKS = tuple(tuple(tuple(("attack", target) for target in range(players) if target != seat)
                       for seat in range(players)) for players in range(rules.INFO.max_players + 1))  # [players][seat]
+OWNER_PAIRS = tuple(tuple((a, b) for a in range(players) for b in range(a + 1, players))
+                    for players in range(rules.INFO.max_players + 1))  # [players]: the seats a < b
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 # the actions of the steps of two moves, in _list_moves' order
@@ -201,48 +205,45 @@ class FastSimulation(Simulation):
             plays = [move[1] for move in moves if move[0] == "play"]
             return self._greedy_play(seat, plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
-            return self._greedy_swap(seat, rng)
+            return self._greedy_swap(seat, moves, rng)
         return _best(self._values(seat), rng)
 
-    def _greedy_swap(self, seat: int, rng) -> int:
+    def _greedy_swap(self, seat: int, swaps: "_Swaps", rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
         is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
         two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
         tie-break, in pair order."""
-        sizes, first = [], [0]  # first: each owner's first position in the table (seat, then position)
-        for own in self._stacks:
-            sizes.append(list(map(len, own)))
-            first.append(first[-1] + len(own))
-        values, groups = self._swap_groups(seat, sizes)
-        top, best = max(values), []
-        for value, group in zip(values, groups):
-            if value == top:
-                best += _best_places(sizes, first, group)
-        best.sort()
-        table = first[-1]
-        return _tie_break(best, table * (table - 1) // 2, rng)
+        sizes, first, table = swaps.sizes, swaps.first, swaps.table
+        groups = self._best_swap_groups(seat, sizes)
+        best = _best_places(sizes, first, table, groups[0])
+        if len(groups) > 1:
+            for group in groups[1:]:
+                best += _best_places(sizes, first, table, group)
+            best.sort()
+        return _tie_break(best, len(swaps), rng)
 
-    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> tuple[list, list[tuple]]:
-        """Per pair of owners a <= b that has pairs, the best value of rules._swap_gain among them, and
-        (a, b, large): that value is reached by the largest stacks of `large` (None: every pair, when a == b)."""
-        left, largest, smallest = list(map(sum, sizes)), list(map(max, sizes)), list(map(min, sizes))
-        values: list[float] = []
-        groups: list[tuple] = []
+    def _best_swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
+        """The pairs of owners a <= b whose best pairs are the best of all (rules._swap_gain), each as (a, b,
+        the size of a's stacks in those pairs, b's): a's own pairs are all worth 0 (sizes None)."""
+        best: list[tuple] = []
         for a, own in enumerate(sizes):
             if len(own) > 1:
-                values.append(0)
-                groups.append((a, a, None))
-        for a in range(self._players):
-            for b in range(a + 1, self._players):
-                if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
-                    large, small = (a, b) if seat == a else (b, a)
-                    values.append((largest[large] - smallest[small])
-                                  * (WEIGHTS.immune_swap if self._tiles[small] else 1))
-                else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
-                    large, small = (b, a) if left[a] <= left[b] else (a, b)
-                    values.append(WEIGHTS.rival_swap * (largest[large] - smallest[small]))
-                groups.append((a, b, large))
-        return values, groups
+                best.append((a, a, None, None))
+        top = 0 if best else None
+        largest, smallest = list(map(max, sizes)), list(map(min, sizes))
+        left = list(map(sum, sizes)) if self._players > 2 else ()  # read only by pairs of two others
+        for a, b in OWNER_PAIRS[self._players]:
+            if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
+                large, small = (a, b) if seat == a else (b, a)
+                value = (largest[large] - smallest[small]) * (WEIGHTS.immune_swap if self._tiles[small] else 1)
+            else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
+                large, small = (b, a) if left[a] <= left[b] else (a, b)
+                value = WEIGHTS.rival_swap * (largest[large] - smallest[small])
+            if top is None or value > top:
+                top, best = value, []
+            if value == top:
+                best.append((a, b, largest[a], smallest[b]) if large == a else (a, b, smallest[a], largest[b]))
+        return best
 
     def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
         """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
@@ -587,30 +588,31 @@ _PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
 class _Swaps:
     """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
     position), each decoded when asked (hundreds of them at four seats, and a playout takes one). Valid
-    until the next move, as the listed moves are."""
+    until the next move, as the listed moves are. Greedy values them from the table it keeps."""
 
     def __init__(self, stacks: list[list[list[int]]]):
-        self._stacks, self._size = stacks, sum(map(len, stacks))  # the table's stacks
+        self.sizes: list[list[int]] = []  # per owner, its stacks' sizes
+        self.first: list[int] = []  # per owner, the table position of its first stack
+        table = 0
+        for own in stacks:
+            self.sizes.append(list(map(len, own)))
+            self.first.append(table)
+            table += len(own)
+        self.table, self._count = table, table * (table - 1) // 2
 
     def __len__(self) -> int:
-        return self._size * (self._size - 1) // 2
+        return self._count
 
-    def __getitem__(self, index: int) -> tuple:
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        first, later = 0, self._size - 1  # the pairs that start at `first` are the later stacks
-        while index >= later:
-            index -= later
-            first, later = first + 1, later - 1
-        return ("swap", *self._owner(first), *self._owner(first + 1 + index))
+    def __getitem__(self, place: int) -> tuple:
+        if not 0 <= place < self._count:
+            raise IndexError(place)
+        first = bisect_right(_row_starts(self.table), place) - 1  # the pair's first table position
+        return ("swap", *self._owner(first), *self._owner(place - _row(first, self.table)))
 
     def _owner(self, position: int) -> tuple[int, int]:
         """The seat and its stack at this table position."""
-        for seat, own in enumerate(self._stacks):
-            if position < len(own):
-                return seat, position
-            position -= len(own)
-        raise IndexError(position)
+        owner = bisect_right(self.first, position) - 1  # an owner without stacks shares the next one's first
+        return owner, position - self.first[owner]
 
 
 def _as_dict(move: tuple) -> dict:
@@ -621,27 +623,35 @@ def _as_dict(move: tuple) -> dict:
     return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
 
 
-def _best_places(sizes: list[list[int]], first: list[int], group: tuple) -> list[int]:
-    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's (group: a, b, large) that take a
-    largest stack of `large` and a smallest of the other (every pair of a's stacks if large is None), in
-    increasing order: the Swap of table positions p < q is at place _row(p) + q."""
-    (a, b, large), table = group, first[-1]
+def _best_places(sizes: list[list[int]], first: list[int], table: int, group: tuple) -> list[int]:
+    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's of the sizes the group names
+    (a, b, size_a, size_b; sizes None: every pair of a's stacks), in increasing order: the Swap of table
+    positions p < q is at place _row(p) + q."""
+    a, b, size_a, size_b = group
     places: list[int] = []
-    if large is None:
+    if size_a is None:
         end = first[a] + len(sizes[a])
         for p in range(first[a], end):
             row = _row(p, table)
             places += range(row + p + 1, row + end)
         return places
-    big, small = max(sizes[large]), min(sizes[a + b - large])
-    wanted_a, wanted_b = (big, small) if large == a else (small, big)
-    columns = [first[b] + j for j, size in enumerate(sizes[b]) if size == wanted_b]
-    for i, size in enumerate(sizes[a]):
-        if size == wanted_a:
-            row = _row(first[a] + i, table)
-            for q in columns:
-                places.append(row + q)
+    columns = _positions(sizes[b], size_b, first[b])
+    for p in _positions(sizes[a], size_a, first[a]):
+        row = _row(p, table)
+        for q in columns:
+            places.append(row + q)
     return places
+
+
+def _positions(sizes: list[int], size: int, start: int) -> list[int]:
+    """The table positions of an owner's stacks of this size (its first at `start`)."""
+    return list(compress(range(start, start + len(sizes)), map(size.__eq__, sizes)))
+
+
+@cache
+def _row_starts(table: int) -> tuple[int, ...]:
+    """The place of each table position's first Swap (with the next position)."""
+    return tuple(_row(p, table) + p + 1 for p in range(table - 1))
 
 
 def _row(p: int, table: int) -> int:
