@@ -203,7 +203,7 @@ class FastSimulation(Simulation):
         step = self._step
         if step is None or step == "shift":
             plays = [move[1] for move in moves if move[0] == "play"]
-            return self._greedy_play(seat, plays, moves[-1] is DRAW, rng)
+            return self._greedy_play(seat, self._stacks[seat][self._held[seat]], plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, moves, rng)
         return _best(self._values(seat), rng)
@@ -245,10 +245,9 @@ class FastSimulation(Simulation):
                 best.append((a, b, largest[a], smallest[b]) if large == a else (a, b, smallest[a], largest[b]))
         return best
 
-    def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
+    def _greedy_play(self, seat: int, stack: list[int], plays, can_draw: bool, rng) -> int:
         """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
         stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
-        stack = self._stacks[seat][self._held[seat]]
         emptying, random = len(stack) == 1, rng.random
         table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
         best, chosen = (-1.0, 0.0), 0  # below any move's value
@@ -265,13 +264,8 @@ class FastSimulation(Simulation):
         """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
         Shift's or a Swap's), from the state alone."""
         step, stacks = self._step, self._stacks
-        if step == "drawn":
-            if not PLAYABLE[self._lead][self._drawn]:
-                return [0]  # keep
-            played = PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
-            return [played, 0]  # play_drawn, keep
-        if step == "effect":
-            return [self._hit_cost(seat) - WEIGHTS.keep_immunity, 0]  # immunity, accept
+        if step == "drawn" or step == "effect":
+            return [self._pair_value(seat), 0]  # play_drawn and keep, or immunity and accept
         if step == "peek":
             peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
             held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
@@ -296,6 +290,13 @@ class FastSimulation(Simulation):
                     for stack in own:
                         values.append(-left + WEIGHTS.peek_stack * len(stack))
         return values
+
+    def _pair_value(self, seat: int) -> float:
+        """rules.greedy's value of the first move of a step of two (a matching drawn card's play_drawn, a hit's
+        immunity); the second (keep, accept) is worth 0."""
+        if self._step == "drawn":
+            return PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
+        return self._hit_cost(seat) - WEIGHTS.keep_immunity
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -358,7 +359,7 @@ class FastSimulation(Simulation):
         if count < 2:
             index = 0
         elif greedy_share and rng.random() < greedy_share:
-            index = self._greedy_play(seat, plays, can_draw, rng)
+            index = self._greedy_play(seat, stack, plays, can_draw, rng)
         else:
             index = rng.below(count)
         if index < len(plays):
@@ -374,8 +375,10 @@ class FastSimulation(Simulation):
         step = self._step
         if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:
             second = 1
-        elif greedy_share and rng.random() < greedy_share:
-            second = _best(self._values(seat), rng)
+        elif greedy_share and rng.random() < greedy_share:  # _best of the two values, written out
+            random = rng.random
+            first = self._pair_value(seat), random()
+            second = 1 if (0, random()) > first else 0
         else:
             second = rng.below(2)
         action = PAIRS[step][second]
