@@ -36,6 +36,8 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
                          for kind in range(len(CARDS))) for bonus in (0, WEIGHTS.emptying))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
+CARD_VALUE = tuple(None if value is None else CARD_BONUS[FACE[kind]] for kind, value in enumerate(PLAY_VALUE[False]))
+# [kind]: rules._card_value of the card not emptying a stack, None where it depends on the stacks
 DRAW_VALUE = WEIGHTS.draw  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
@@ -177,8 +179,7 @@ class FastSimulation(Simulation):
         if step == "shift":
             return list(PLAYS[:len(stacks[seat][self._held[seat]])])
         if step == "peek":
-            return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
-                    for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
+            return _exchanges(len(stacks[self._target][self._stack]), len(stacks[seat][self._held[seat]]))
         face = self._face
         if face == "attack":
             return ATTACKS[self._players][seat]
@@ -206,7 +207,37 @@ class FastSimulation(Simulation):
             return self._greedy_play(seat, self._stacks[seat][self._held[seat]], plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
             return self._greedy_swap(seat, moves, rng)
+        if step == "peek":
+            return self._greedy_exchange(seat, rng)
         return _best(self._values(seat), rng)
+
+    def _greedy_exchange(self, seat: int, rng) -> int:
+        """rules.greedy's choice after a Peek without valuing each exchange: exchange (i, j) is worth the
+        peeked card i's value less my card j's, so the best take a most valuable peeked card for a least
+        valuable one of mine, unless end_peek (last, worth 0) is worth more. Every move draws its tie-break."""
+        stacks = self._stacks
+        taken, given = self._card_values(seat, stacks[self._target][self._stack]), \
+            self._card_values(seat, stacks[seat][self._held[seat]])
+        most, least, columns = max(taken), min(given), len(given)
+        top, count = most - least, len(taken) * columns + 1
+        ties = []
+        if top >= 0:
+            best_given = [j for j, value in enumerate(given) if value == least]
+            for i, value in enumerate(taken):
+                if value == most:
+                    for j in best_given:
+                        ties.append(i * columns + j)
+        if top <= 0:
+            ties.append(count - 1)
+        return _tie_break(ties, count, rng)
+
+    def _card_values(self, seat: int, cards: list[int]) -> list[float]:
+        """rules._card_value of each card (not emptying)."""
+        values = []
+        for card in cards:
+            value = CARD_VALUE[card]
+            values.append(self._card_value(seat, card, False) if value is None else value)
+        return values
 
     def _greedy_swap(self, seat: int, swaps: "_Swaps", rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
@@ -262,14 +293,10 @@ class FastSimulation(Simulation):
 
     def _values(self, seat: int) -> list:
         """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
-        Shift's or a Swap's), from the state alone."""
+        Shift's, a Swap's or a Peek's exchanges), from the state alone."""
         step, stacks = self._step, self._stacks
         if step == "drawn" or step == "effect":
             return [self._pair_value(seat), 0]  # play_drawn and keep, or immunity and accept
-        if step == "peek":
-            peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
-            held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
-            return [taken - given for taken in peeked for given in held] + [0]  # every exchange, end_peek
         face = self._face
         if face == "free_discard":
             return list(map(len, stacks[seat]))
@@ -649,6 +676,12 @@ def _best_places(sizes: list[list[int]], first: list[int], table: int, group: tu
 def _positions(sizes: list[int], size: int, start: int) -> list[int]:
     """The table positions of an owner's stacks of this size (its first at `start`)."""
     return list(compress(range(start, start + len(sizes)), map(size.__eq__, sizes)))
+
+
+@cache
+def _exchanges(peeked: int, held: int) -> tuple[tuple, ...]:
+    """A Peek's moves: an exchange of each peeked card with each held one, then end_peek."""
+    return tuple(("exchange", i, j) for i in range(peeked) for j in range(held)) + (END_PEEK,)
 
 
 @cache
