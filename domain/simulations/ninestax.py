@@ -1,12 +1,13 @@
 """9STAX for a search's playouts: domain/games/ninestax.py's rules once more, on a state of small ints.
 
 A card is its kind, face * 5 + colour (tables give each kind's card dict, face and what it matches); a seat's
-stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
-pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
-order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
-listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone,
-and chooses a turn's, a drawn card's and a hit's move by position without listing them. Greedy values moves
-as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it (the dealt
+one becomes kinds a few cards at a time, as draws reach them). The pending step is a few attributes. A move
+is kept compact, a tuple of the engine's move dict's values in order, ("play", 2) or ("swap", 0, 3, 1, 0),
+and becomes the dict only when asked; a state's legal moves are listed once (a Swap's hundreds of pairs are
+decoded one by one, when asked). play_out runs on these alone, and chooses a turn's, a drawn card's and a
+hit's move by position without listing them. Greedy values moves as rules.greedy does, from tables where it
+can, a Swap per pair of owners and a Peek's exchanges from the best card of each side.
 tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
 
 What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
@@ -38,6 +39,7 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
 # on the stacks (Discard, Free Discard)
 CARD_VALUE = tuple(None if value is None else CARD_BONUS[FACE[kind]] for kind, value in enumerate(PLAY_VALUE[False]))
 # [kind]: rules._card_value of the card not emptying a stack, None where it depends on the stacks
+DEALT_AHEAD = 16  # cards of the dealt draw pile that become kinds at a time (FastSimulation._reach_dealt)
 DRAW_VALUE = WEIGHTS.draw  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
@@ -73,7 +75,10 @@ class FastSimulation(Simulation):
         self._players, self._max_turns = state["players"], state["max_turns"]
         self._stacks = [list(map(kinds, own)) for own in state["stacks"]]
         self._held = list(state["held"])
-        self._draw_pile = kinds(reversed(state["draw_pile"]))
+        self._dealt_pile, self._dealt_next = state["draw_pile"], 0  # the engine's, top first; from _dealt_next
+        self._draw_pile: list[int] = []  # on, its cards are not yet kinds (none once this is empty)
+        if self._dealt_pile:
+            self._reach_dealt()
         self._discard_pile = kinds(state["discard_pile"])
         self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
@@ -95,7 +100,7 @@ class FastSimulation(Simulation):
     def state(self) -> dict:
         return {"players": self._players, "max_turns": self._max_turns,
                 "stacks": [[[CARDS[c] for c in stack] for stack in own] for own in self._stacks],
-                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)],
+                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)] + self._dealt_pile[self._dealt_next:],
                 "discard_pile": [CARDS[c] for c in self._discard_pile], "direction": self._direction,
                 "turn": self._turn, "turns": self._turns, "lead": None if self._lead == NO_LEAD else CARDS[self._lead],
                 "immunity": list(self._tiles), "reveal": self._reveal, "pending": self._pending(),
@@ -544,6 +549,15 @@ class FastSimulation(Simulation):
             pile.reverse()
             self._draw_pile, self._discard_pile = pile, self._discard_pile[-1:]
         self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw_pile.pop(), action
+        if not self._draw_pile and self._dealt_next < len(self._dealt_pile):
+            self._reach_dealt()
+
+    def _reach_dealt(self) -> None:
+        """The dealt draw pile's next cards become kinds, the draw pile (a playout draws a few dozen of the
+        hundred and more dealt, so they become kinds as they are reached, not all when the simulation starts)."""
+        start = self._dealt_next
+        self._dealt_next = end = start + DEALT_AHEAD
+        self._draw_pile = kinds(reversed(self._dealt_pile[start:end]))
 
     def _open_window(self, seat: int, effect: str, hit, rng) -> None:
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
