@@ -384,7 +384,7 @@ class FastSimulation(Simulation):
             for i, card in enumerate(stack):
                 if match[card]:
                     plays.append(i)
-            can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
+            can_draw = True if self._draw_pile else len(self._discard_pile) > 1  # _can_draw, without bool's call
         else:
             plays, can_draw = list(range(len(stack))), False
         count = len(plays) + can_draw
