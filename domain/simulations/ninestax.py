@@ -1,20 +1,23 @@
 """9STAX for a search's playouts: domain/games/ninestax.py's rules once more, on a state of small ints.
 
 A card is its kind, face * 5 + colour (tables give each kind's card dict, face and what it matches); a seat's
-stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it. The
-pending step is a few attributes. A move is kept compact, a tuple of the engine's move dict's values in
-order, ("play", 2) or ("swap", 0, 3, 1, 0), and becomes the dict only when asked; a state's legal moves are
-listed once (a Swap's hundreds of pairs are decoded one by one, when asked). play_out runs on these alone,
-and chooses a turn's, a drawn card's and a hit's move by position without listing them. Greedy values moves
-as rules.greedy does, from tables where it can, and a Swap per pair of owners.
+stacks are lists of kinds changed in place; the draw pile is kept top last, so that a draw pops it (the dealt
+one becomes kinds a few cards at a time, as draws reach them). The pending step is a few attributes. A move
+is kept compact, a tuple of the engine's move dict's values in order, ("play", 2) or ("swap", 0, 3, 1, 0),
+and becomes the dict only when asked; a state's legal moves are listed once (a Swap's hundreds of pairs are
+decoded one by one, when asked). play_out runs on these alone, and chooses a turn's, a drawn card's and a
+hit's move by position without listing them. Greedy values moves as rules.greedy does, from tables where it
+can, a Swap per pair of owners and a Peek's exchanges from the best card of each side.
 tests/unit/test_simulation.py and test_ninestax_simulation.py play this side by side with the engine.
 
 What a move costs in CPython here is mostly calls and comprehensions (each about a thousand machine
 instructions in 3.11: a comprehension is a function made and called), so the hot paths make few of them,
 looping where a comprehension would read better and slicing moves from tables.
 """
+from bisect import bisect_right
 from collections.abc import Callable
-from itertools import repeat, starmap
+from functools import cache
+from itertools import compress, repeat, starmap
 
 from domain.games import ninestax as rules
 from domain.simulation import Simulation
@@ -34,6 +37,9 @@ PLAY_VALUE = tuple(tuple(None if FACE[kind] in (DISCARD, FREE_DISCARD) else 1 + 
                          for kind in range(len(CARDS))) for bonus in (0, WEIGHTS.emptying))
 # [emptying][kind]: greedy's value of playing the card (rules._move_value, _card_value), None where it depends
 # on the stacks (Discard, Free Discard)
+CARD_VALUE = tuple(None if value is None else CARD_BONUS[FACE[kind]] for kind, value in enumerate(PLAY_VALUE[False]))
+# [kind]: rules._card_value of the card not emptying a stack, None where it depends on the stacks
+DEALT_AHEAD = 16  # cards of the dealt draw pile that become kinds at a time (FastSimulation._reach_dealt)
 DRAW_VALUE = WEIGHTS.draw  # greedy's value of a draw, read in its busiest loop
 
 KEYS = {action: ("action", *fields) for action, (_, fields) in rules.INFO.actions.items()}  # a move's dict keys
@@ -44,6 +50,8 @@ FREE_DISCARDS = tuple(("free_discard", i) for i in range(rules.DECK_SIZE))
 PEEKS = tuple(tuple(("peek", target, i) for i in range(rules.DECK_SIZE)) for target in range(rules.INFO.max_players))
 ATTACKS = tuple(tuple(tuple(("attack", target) for target in range(players) if target != seat)
                       for seat in range(players)) for players in range(rules.INFO.max_players + 1))  # [players][seat]
+OWNER_PAIRS = tuple(tuple((a, b) for a in range(players) for b in range(a + 1, players))
+                    for players in range(rules.INFO.max_players + 1))  # [players]: the seats a < b
 DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 # the actions of the steps of two moves, in _list_moves' order
@@ -67,7 +75,10 @@ class FastSimulation(Simulation):
         self._players, self._max_turns = state["players"], state["max_turns"]
         self._stacks = [list(map(kinds, own)) for own in state["stacks"]]
         self._held = list(state["held"])
-        self._draw_pile = kinds(reversed(state["draw_pile"]))
+        self._dealt_pile, self._dealt_next = state["draw_pile"], 0  # the engine's, top first; from _dealt_next
+        self._draw_pile: list[int] = []  # on, its cards are not yet kinds (none once this is empty)
+        if self._dealt_pile:
+            self._reach_dealt()
         self._discard_pile = kinds(state["discard_pile"])
         self._direction, self._turn, self._turns = state["direction"], state["turn"], state["turns"]
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
@@ -89,7 +100,7 @@ class FastSimulation(Simulation):
     def state(self) -> dict:
         return {"players": self._players, "max_turns": self._max_turns,
                 "stacks": [[[CARDS[c] for c in stack] for stack in own] for own in self._stacks],
-                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)],
+                "held": list(self._held), "draw_pile": [CARDS[c] for c in reversed(self._draw_pile)] + self._dealt_pile[self._dealt_next:],
                 "discard_pile": [CARDS[c] for c in self._discard_pile], "direction": self._direction,
                 "turn": self._turn, "turns": self._turns, "lead": None if self._lead == NO_LEAD else CARDS[self._lead],
                 "immunity": list(self._tiles), "reveal": self._reveal, "pending": self._pending(),
@@ -173,8 +184,7 @@ class FastSimulation(Simulation):
         if step == "shift":
             return list(PLAYS[:len(stacks[seat][self._held[seat]])])
         if step == "peek":
-            return [("exchange", i, j) for i in range(len(stacks[self._target][self._stack]))
-                    for j in range(len(stacks[seat][self._held[seat]]))] + [END_PEEK]
+            return _exchanges(len(stacks[self._target][self._stack]), len(stacks[seat][self._held[seat]]))
         face = self._face
         if face == "attack":
             return ATTACKS[self._players][seat]
@@ -199,55 +209,81 @@ class FastSimulation(Simulation):
         step = self._step
         if step is None or step == "shift":
             plays = [move[1] for move in moves if move[0] == "play"]
-            return self._greedy_play(seat, plays, moves[-1] is DRAW, rng)
+            return self._greedy_play(seat, self._stacks[seat][self._held[seat]], plays, moves[-1] is DRAW, rng)
         if step == "choose" and self._face == "swap":
-            return self._greedy_swap(seat, rng)
+            return self._greedy_swap(seat, moves, rng)
+        if step == "peek":
+            return self._greedy_exchange(seat, rng)
         return _best(self._values(seat), rng)
 
-    def _greedy_swap(self, seat: int, rng) -> int:
+    def _greedy_exchange(self, seat: int, rng) -> int:
+        """rules.greedy's choice after a Peek without valuing each exchange: exchange (i, j) is worth the
+        peeked card i's value less my card j's, so the best take a most valuable peeked card for a least
+        valuable one of mine, unless end_peek (last, worth 0) is worth more. Every move draws its tie-break."""
+        stacks = self._stacks
+        taken, given = self._card_values(seat, stacks[self._target][self._stack]), \
+            self._card_values(seat, stacks[seat][self._held[seat]])
+        most, least, columns = max(taken), min(given), len(given)
+        top, count = most - least, len(taken) * columns + 1
+        ties = []
+        if top >= 0:
+            best_given = [j for j, value in enumerate(given) if value == least]
+            for i, value in enumerate(taken):
+                if value == most:
+                    for j in best_given:
+                        ties.append(i * columns + j)
+        if top <= 0:
+            ties.append(count - 1)
+        return _tie_break(ties, count, rng)
+
+    def _card_values(self, seat: int, cards: list[int]) -> list[float]:
+        """rules._card_value of each card (not emptying)."""
+        values = []
+        for card in cards:
+            value = CARD_VALUE[card]
+            values.append(self._card_value(seat, card, False) if value is None else value)
+        return values
+
+    def _greedy_swap(self, seat: int, swaps: "_Swaps", rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
         is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
         two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
         tie-break, in pair order."""
-        sizes, first = [], [0]  # first: each owner's first position in the table (seat, then position)
-        for own in self._stacks:
-            sizes.append(list(map(len, own)))
-            first.append(first[-1] + len(own))
-        values, groups = self._swap_groups(seat, sizes)
-        top, best = max(values), []
-        for value, group in zip(values, groups):
-            if value == top:
-                best += _best_places(sizes, first, group)
-        best.sort()
-        table = first[-1]
-        return _tie_break(best, table * (table - 1) // 2, rng)
+        sizes, first, table = swaps.sizes, swaps.first, swaps.table
+        groups = self._best_swap_groups(seat, sizes)
+        best = _best_places(sizes, first, table, groups[0])
+        if len(groups) > 1:
+            for group in groups[1:]:
+                best += _best_places(sizes, first, table, group)
+            best.sort()
+        return _tie_break(best, len(swaps), rng)
 
-    def _swap_groups(self, seat: int, sizes: list[list[int]]) -> tuple[list, list[tuple]]:
-        """Per pair of owners a <= b that has pairs, the best value of rules._swap_gain among them, and
-        (a, b, large): that value is reached by the largest stacks of `large` (None: every pair, when a == b)."""
-        left, largest, smallest = list(map(sum, sizes)), list(map(max, sizes)), list(map(min, sizes))
-        values: list[float] = []
-        groups: list[tuple] = []
+    def _best_swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
+        """The pairs of owners a <= b whose best pairs are the best of all (rules._swap_gain), each as (a, b,
+        the size of a's stacks in those pairs, b's): a's own pairs are all worth 0 (sizes None)."""
+        best: list[tuple] = []
         for a, own in enumerate(sizes):
             if len(own) > 1:
-                values.append(0)
-                groups.append((a, a, None))
-        for a in range(self._players):
-            for b in range(a + 1, self._players):
-                if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
-                    large, small = (a, b) if seat == a else (b, a)
-                    values.append((largest[large] - smallest[small])
-                                  * (WEIGHTS.immune_swap if self._tiles[small] else 1))
-                else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
-                    large, small = (b, a) if left[a] <= left[b] else (a, b)
-                    values.append(WEIGHTS.rival_swap * (largest[large] - smallest[small]))
-                groups.append((a, b, large))
-        return values, groups
+                best.append((a, a, None, None))
+        top = 0 if best else None
+        largest, smallest = list(map(max, sizes)), list(map(min, sizes))
+        left = list(map(sum, sizes)) if self._players > 2 else ()  # read only by pairs of two others
+        for a, b in OWNER_PAIRS[self._players]:
+            if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
+                large, small = (a, b) if seat == a else (b, a)
+                value = (largest[large] - smallest[small]) * (WEIGHTS.immune_swap if self._tiles[small] else 1)
+            else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
+                large, small = (b, a) if left[a] <= left[b] else (a, b)
+                value = WEIGHTS.rival_swap * (largest[large] - smallest[small])
+            if top is None or value > top:
+                top, best = value, []
+            if value == top:
+                best.append((a, b, largest[a], smallest[b]) if large == a else (a, b, smallest[a], largest[b]))
+        return best
 
-    def _greedy_play(self, seat: int, plays, can_draw: bool, rng) -> int:
+    def _greedy_play(self, seat: int, stack: list[int], plays, can_draw: bool, rng) -> int:
         """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
         stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
-        stack = self._stacks[seat][self._held[seat]]
         emptying, random = len(stack) == 1, rng.random
         table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
         best, chosen = (-1.0, 0.0), 0  # below any move's value
@@ -262,19 +298,10 @@ class FastSimulation(Simulation):
 
     def _values(self, seat: int) -> list:
         """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
-        Shift's or a Swap's), from the state alone."""
+        Shift's, a Swap's or a Peek's exchanges), from the state alone."""
         step, stacks = self._step, self._stacks
-        if step == "drawn":
-            if not PLAYABLE[self._lead][self._drawn]:
-                return [0]  # keep
-            played = PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
-            return [played, 0]  # play_drawn, keep
-        if step == "effect":
-            return [self._hit_cost(seat) - WEIGHTS.keep_immunity, 0]  # immunity, accept
-        if step == "peek":
-            peeked = [self._card_value(seat, card, False) for card in stacks[self._target][self._stack]]
-            held = [self._card_value(seat, card, False) for card in stacks[seat][self._held[seat]]]
-            return [taken - given for taken in peeked for given in held] + [0]  # every exchange, end_peek
+        if step == "drawn" or step == "effect":
+            return [self._pair_value(seat), 0]  # play_drawn and keep, or immunity and accept
         face = self._face
         if face == "free_discard":
             return list(map(len, stacks[seat]))
@@ -295,6 +322,13 @@ class FastSimulation(Simulation):
                     for stack in own:
                         values.append(-left + WEIGHTS.peek_stack * len(stack))
         return values
+
+    def _pair_value(self, seat: int) -> float:
+        """rules.greedy's value of the first move of a step of two (a matching drawn card's play_drawn, a hit's
+        immunity); the second (keep, accept) is worth 0."""
+        if self._step == "drawn":
+            return PLAY_VALUE[False][self._drawn] or 1 + self._card_value(seat, self._drawn, False)
+        return self._hit_cost(seat) - WEIGHTS.keep_immunity
 
     def _card_value(self, seat: int, card: int, emptying: bool) -> float:
         """rules._card_value."""
@@ -350,14 +384,14 @@ class FastSimulation(Simulation):
             for i, card in enumerate(stack):
                 if match[card]:
                     plays.append(i)
-            can_draw = bool(self._draw_pile) or len(self._discard_pile) > 1
+            can_draw = True if self._draw_pile else len(self._discard_pile) > 1  # _can_draw, without bool's call
         else:
             plays, can_draw = list(range(len(stack))), False
         count = len(plays) + can_draw
         if count < 2:
             index = 0
         elif greedy_share and rng.random() < greedy_share:
-            index = self._greedy_play(seat, plays, can_draw, rng)
+            index = self._greedy_play(seat, stack, plays, can_draw, rng)
         else:
             index = rng.below(count)
         if index < len(plays):
@@ -373,8 +407,10 @@ class FastSimulation(Simulation):
         step = self._step
         if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:
             second = 1
-        elif greedy_share and rng.random() < greedy_share:
-            second = _best(self._values(seat), rng)
+        elif greedy_share and rng.random() < greedy_share:  # _best of the two values, written out
+            random = rng.random
+            first = self._pair_value(seat), random()
+            second = 1 if (0, random()) > first else 0
         else:
             second = rng.below(2)
         action = PAIRS[step][second]
@@ -513,6 +549,15 @@ class FastSimulation(Simulation):
             pile.reverse()
             self._draw_pile, self._discard_pile = pile, self._discard_pile[-1:]
         self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw_pile.pop(), action
+        if not self._draw_pile and self._dealt_next < len(self._dealt_pile):
+            self._reach_dealt()
+
+    def _reach_dealt(self) -> None:
+        """The dealt draw pile's next cards become kinds, the draw pile (a playout draws a few dozen of the
+        hundred and more dealt, so they become kinds as they are reached, not all when the simulation starts)."""
+        start = self._dealt_next
+        self._dealt_next = end = start + DEALT_AHEAD
+        self._draw_pile = kinds(reversed(self._dealt_pile[start:end]))
 
     def _open_window(self, seat: int, effect: str, hit, rng) -> None:
         """rules._open_window: the hit seats that have their tile answer; with none, the effect is at once."""
@@ -587,30 +632,31 @@ _PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
 class _Swaps:
     """A Swap's legal moves: every pair of different stacks on the table, in table order (seat, then
     position), each decoded when asked (hundreds of them at four seats, and a playout takes one). Valid
-    until the next move, as the listed moves are."""
+    until the next move, as the listed moves are. Greedy values them from the table it keeps."""
 
     def __init__(self, stacks: list[list[list[int]]]):
-        self._stacks, self._size = stacks, sum(map(len, stacks))  # the table's stacks
+        self.sizes: list[list[int]] = []  # per owner, its stacks' sizes
+        self.first: list[int] = []  # per owner, the table position of its first stack
+        table = 0
+        for own in stacks:
+            self.sizes.append(list(map(len, own)))
+            self.first.append(table)
+            table += len(own)
+        self.table, self._count = table, table * (table - 1) // 2
 
     def __len__(self) -> int:
-        return self._size * (self._size - 1) // 2
+        return self._count
 
-    def __getitem__(self, index: int) -> tuple:
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        first, later = 0, self._size - 1  # the pairs that start at `first` are the later stacks
-        while index >= later:
-            index -= later
-            first, later = first + 1, later - 1
-        return ("swap", *self._owner(first), *self._owner(first + 1 + index))
+    def __getitem__(self, place: int) -> tuple:
+        if not 0 <= place < self._count:
+            raise IndexError(place)
+        first = bisect_right(_row_starts(self.table), place) - 1  # the pair's first table position
+        return ("swap", *self._owner(first), *self._owner(place - _row(first, self.table)))
 
     def _owner(self, position: int) -> tuple[int, int]:
         """The seat and its stack at this table position."""
-        for seat, own in enumerate(self._stacks):
-            if position < len(own):
-                return seat, position
-            position -= len(own)
-        raise IndexError(position)
+        owner = bisect_right(self.first, position) - 1  # an owner without stacks shares the next one's first
+        return owner, position - self.first[owner]
 
 
 def _as_dict(move: tuple) -> dict:
@@ -621,27 +667,41 @@ def _as_dict(move: tuple) -> dict:
     return dict(zip(KEYS[move[0]], move))  # slower: the rarer moves of more fields
 
 
-def _best_places(sizes: list[list[int]], first: list[int], group: tuple) -> list[int]:
-    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's (group: a, b, large) that take a
-    largest stack of `large` and a smallest of the other (every pair of a's stacks if large is None), in
-    increasing order: the Swap of table positions p < q is at place _row(p) + q."""
-    (a, b, large), table = group, first[-1]
+def _best_places(sizes: list[list[int]], first: list[int], table: int, group: tuple) -> list[int]:
+    """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's of the sizes the group names
+    (a, b, size_a, size_b; sizes None: every pair of a's stacks), in increasing order: the Swap of table
+    positions p < q is at place _row(p) + q."""
+    a, b, size_a, size_b = group
     places: list[int] = []
-    if large is None:
+    if size_a is None:
         end = first[a] + len(sizes[a])
         for p in range(first[a], end):
             row = _row(p, table)
             places += range(row + p + 1, row + end)
         return places
-    big, small = max(sizes[large]), min(sizes[a + b - large])
-    wanted_a, wanted_b = (big, small) if large == a else (small, big)
-    columns = [first[b] + j for j, size in enumerate(sizes[b]) if size == wanted_b]
-    for i, size in enumerate(sizes[a]):
-        if size == wanted_a:
-            row = _row(first[a] + i, table)
-            for q in columns:
-                places.append(row + q)
+    columns = _positions(sizes[b], size_b, first[b])
+    for p in _positions(sizes[a], size_a, first[a]):
+        row = _row(p, table)
+        for q in columns:
+            places.append(row + q)
     return places
+
+
+def _positions(sizes: list[int], size: int, start: int) -> list[int]:
+    """The table positions of an owner's stacks of this size (its first at `start`)."""
+    return list(compress(range(start, start + len(sizes)), map(size.__eq__, sizes)))
+
+
+@cache
+def _exchanges(peeked: int, held: int) -> tuple[tuple, ...]:
+    """A Peek's moves: an exchange of each peeked card with each held one, then end_peek."""
+    return tuple(("exchange", i, j) for i in range(peeked) for j in range(held)) + (END_PEEK,)
+
+
+@cache
+def _row_starts(table: int) -> tuple[int, ...]:
+    """The place of each table position's first Swap (with the next position)."""
+    return tuple(_row(p, table) + p + 1 for p in range(table - 1))
 
 
 def _row(p: int, table: int) -> int:
