@@ -20,14 +20,17 @@ FRONT = tuple(rules.COLOURS.index(card["front"]) for card in DECK)
 CARD_IDS: dict = {}  # back colours, one level each, then front -> card
 for _card, (_first, _second, _third) in enumerate(card["back"] for card in DECK):
     CARD_IDS.setdefault(_first, {}).setdefault(_second, {}).setdefault(_third, {})[DECK[_card]["front"]] = _card
-SAME_BACK_FRONTS = tuple(tuple((other, FRONT[other]) for other, mate in enumerate(DECK) if mate["back"] == card["back"])
-                         for card in DECK)
+# the other cards with a card's back (the deck holds one of each of the back's fronts), and their fronts
+MATES = tuple(tuple((mate, FRONT[mate]) for mate, other in enumerate(DECK)
+                    if other["back"] == card["back"] and mate != index)
+              for index, card in enumerate(DECK))
 IN_PILE, IN_TANK = -1, -2  # where a card lies; a seat's score pile is the seat
 EMPTY = ()  # a tank's cards of a colour it holds none of (a list is made when a card comes)
 # each seat's legal moves as the owners of the tanks they flip into: its own, then the others in order
 ORDERS = {players: tuple((seat,) + tuple(other for other in range(players) if other != seat)
                          for seat in range(players))
           for players in range(rules.INFO.min_players, rules.INFO.max_players + 1)}
+OTHERS = {players: tuple(order[1:] for order in orders) for players, orders in ORDERS.items()}  # whom each can steal from
 NO_CARDS = {players: ((EMPTY,) * players,) * len(rules.COLOURS) for players in ORDERS}  # by colour, then seat
 
 # Greedy values a flip (rules.flip_value) by the fronts the top card may have: how many would match the tank
@@ -68,6 +71,7 @@ class FastSimulation(Simulation):
         self._players, self._turn, self._finished = players, state["turn"], state["finished"]
         self._target, self._scores = state["target"], [len(pile) for pile in state["score_piles"]]
         self._orders, self._values = ORDERS[players], VALUES[players == 2]
+        self._others = OTHERS[players]
         self._where = where = [IN_PILE] * len(DECK)
         self._tanks: list[list] = list(map(list, NO_CARDS[players]))
         self._keys = keys = [0] * len(rules.COLOURS)  # by colour: each seat's adds, packed
@@ -106,7 +110,7 @@ class FastSimulation(Simulation):
         return self._move(seat, self._orders[seat][index])
 
     def greedy(self, seat: int, rng) -> dict:
-        return self._move(seat, greedy_owner(self._top, seat, self._orders[seat], self._where, self._keys, self._values,
+        return self._move(seat, greedy_owner(self._top, seat, self._others[seat], self._where, self._keys, self._values,
                                              rng.random))
 
     def play(self, seat: int, move: dict, rng) -> None:
@@ -121,24 +125,25 @@ class FastSimulation(Simulation):
         One loop on local names: a playout's every move runs here, and a call or an attribute a move costs
         as much as the rule it serves."""
         players, order_of, values, target = self._players, self._orders, self._values, self._target
+        others_of = self._others
         tanks_by_colour, keys, where, scores = self._tanks, self._keys, self._where, self._scores
         journal, pile, turn, top, finished = self._journal, self._pile, self._turn, self._top, self._finished
         random, getrandbits, bits = rng and rng.random, rng and rng.getrandbits, players.bit_length()
         flipped, last = len(journal), len(pile) - 1
         played = 0
         while played < cap and not finished:
-            seat, order = turn, order_of[turn]
+            seat = turn
             if chosen >= 0:
                 owner = chosen
             else:
                 seats.add(seat)
                 if greedy_share and random() < greedy_share:
-                    owner = greedy_owner(top, seat, order, where, keys, values, random)
+                    owner = greedy_owner(top, seat, others_of[seat], where, keys, values, random)
                 else:  # rng.below(players)
                     owner = getrandbits(bits)
                     while owner >= players:
                         owner = getrandbits(bits)
-                    owner = order[owner]
+                    owner = order_of[seat][owner]
             front = FRONT[top]
             tanks = tanks_by_colour[front]  # this colour's, by seat
             matched = tanks[owner]
@@ -170,8 +175,9 @@ class FastSimulation(Simulation):
             played += 1
             if flipped < last:  # the journal holds a move for each card flipped
                 flipped += 1
-                first, second, third = pile[flipped]["back"]
-                top = CARD_IDS[first][second][third][pile[flipped]["front"]]
+                card = pile[flipped]
+                first, second, third = card["back"]
+                top = CARD_IDS[first][second][third][card["front"]]
             else:
                 finished = True
         self._turn, self._top, self._finished = turn, top, finished
@@ -190,18 +196,19 @@ class FastSimulation(Simulation):
         return {"action": "score"} if owner == seat else {"action": "steal", "target": owner}
 
 
-def greedy_owner(top: int, seat: int, order: tuple, where: list, keys: list, values: dict, random) -> int:
+def greedy_owner(top: int, seat: int, others: tuple, where: list, keys: list, values: dict, random) -> int:
     """rules.greedy's choice, as the owner of the tank flipped into: the value of each legal move, then a
-    draw, in the moves' order; the first of the highest (value, draw)."""
-    packed, fronts = 0, 0  # every seat's key, a field each
-    for card, front in SAME_BACK_FRONTS[top]:
+    draw, in the moves' order (a score, then a steal from each of the `others`); the first of the highest
+    (value, draw)."""
+    packed, fronts = keys[FRONT[top]], 1  # every seat's key, a field each; the top card lies in the draw pile
+    for card, front in MATES[top]:
         lies = where[card]
         if lies != IN_TANK and lies != seat:
             packed += keys[front]
             fronts += 1
     steal, score = values[fronts]
     best, best_value, best_draw = seat, score[packed >> SHIFTS[seat] & KEY_MASK], random()
-    for owner in order[1:]:
+    for owner in others:
         value, draw = steal[packed >> SHIFTS[owner] & KEY_MASK], random()
         if value > best_value or (value == best_value and draw > best_draw):
             best, best_value, best_draw = owner, value, draw
