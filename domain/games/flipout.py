@@ -696,7 +696,7 @@ class SetWeights(NamedTuple):
     next_action: float = 10  # per card of a set my next action this turn can take: surest
     next_turn: float = 4  # per card of a set left for my next turn, which the others may take or break first
     score_over_swipe: float = 0.5  # a score over a swipe that gives me as many cards (it feeds its victim one)
-    token_deck: float = 12  # a token is spent once the deck is down to this many cards (unspent, worth nothing)
+    token_deck: float = len(build_deck())  # a token is spent once the deck is down to this many cards: all, so at once
 
 
 GREEDY_WEIGHTS = SetWeights()
@@ -706,7 +706,8 @@ def greedy(view: dict, seat: int, moves: list[dict], rng, weights: SetWeights = 
     """One action ahead: take a set when there is one (the biggest), else the move whose result, as far as
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
-    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
+    and still leaves an action, or once the deck is down to `token_deck` cards: by default at once, the
+    first action of each turn while tokens last (an action early is worth more than one kept)."""
     faces = _faces_seen(view["holders"], seat)
     every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
     values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every, weights)

@@ -653,6 +653,14 @@ def test_greedy_weighs_a_score_against_a_swipe_by_its_weights():
     assert flipout.greedy(view, 0, moves, random.Random(1), swipes_first) == {"action": "swipe", "target": 2}
 
 
+def test_greedy_spends_a_token_at_once_unless_its_weights_keep_it_for_the_deck_s_last_cards():
+    state = given(flipout, dealt([NO_RUN, NO_RUN], " ".join([DECK] * 3), tokens=True))  # 24 cards in the deck
+    view, moves = flipout.view(state, 0), flipout.legal_moves(state, 0)
+    assert flipout.greedy(view, 0, moves, random.Random(1)) == {"action": "spend_token"}
+    kept_for_the_last_12 = flipout.GREEDY_WEIGHTS._replace(token_deck=12)
+    assert flipout.greedy(view, 0, moves, random.Random(1), kept_for_the_last_12)["action"] != "spend_token"
+
+
 def test_greedy_takes_a_card_that_completes_a_run_facing_it():
     state = given(flipout, dealt(["y/p r/b r/g r/y y/p g/b", "b/p b/g b/b b/y b/p b/r"]))
     chosen = flipout.greedy(flipout.view(state, 0), 0, flipout.legal_moves(state, 0), random.Random(3))
