@@ -21,8 +21,11 @@ not change a move.
                                                    # today's bot against the one issue #27 found
     .venv/bin/python bench/bots.py --games mantis --players 6 --pairings "greedy[steal=45]:greedy" --matches 1200
                                                    # greedy with another weight (hundredths) against greedy
+    .venv/bin/python bench/bots.py --games flipout --players 2 --game-options tokens=true \
+        --pairings "greedy[token_deck=2400]:greedy"  # a weight only the tokens variant reads
 """
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain import match  # noqa: E402
 from domain.bots import BOTS, bot_options  # noqa: E402
 from domain.bots.ismcts import MAX_BUDGET_MS, search  # noqa: E402
+from domain.errors import InvalidSetup  # noqa: E402
 from domain.games import GAMES  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 from filed_ismcts import filed_policy  # noqa: E402  (bench/filed_ismcts.py: this script's folder is on the path)
@@ -62,12 +66,12 @@ def player_counts(game, wanted: str) -> list[int]:
 
 def play_match(job: tuple) -> tuple:
     """One seeded match; (cell, tested bot's win share, seconds per tested search move, tested search moves)."""
-    game_id, players, tested, opponent, index, options = job
+    game_id, players, tested, opponent, index, options, game_options = job
     seed = f"bots:{game_id}:{players}:{tested}-{opponent}:{index // players}"
     tested_seat = index % players
     bots = [tested if s == tested_seat else opponent for s in range(players)]
     seats = [seat_spec(bot, options) for bot in bots]
-    log = match.create(game_id, {}, seats, match.commitment(seed, SALT), "bench")
+    log = match.create(game_id, game_options, seats, match.commitment(seed, SALT), "bench")
     state = match.evolve_all(None, log)
     opening = match.open_events(state, seed)
     state, log = match.evolve_all(state, opening), log + opening
@@ -135,9 +139,16 @@ def players_wanted(text: str) -> str:
     raise argparse.ArgumentTypeError(f"{text!r} is not a count, max or both")
 
 
+def game_options_wanted(text: str) -> dict:
+    try:
+        return {name: json.loads(value) for name, value in (item.split("=") for item in text.split(",") if item)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not name=value,... with JSON values") from None
+
+
 def run_table(games: list[str], matches: int, options: dict, processes: int, counts: str,
-              pairings: tuple = PAIRINGS, first: int = 0) -> list[dict]:
-    jobs = [(game_id, players, tested, opponent, i, options)
+              pairings: tuple = PAIRINGS, first: int = 0, game_options: dict | None = None) -> list[dict]:
+    jobs = [(game_id, players, tested, opponent, i, options, game_options or {})
             for game_id in games for players in player_counts(GAMES[game_id], counts)
             for tested, opponent in pairings for i in range(first, first + matches)]
     cells: dict[tuple, dict] = {}
@@ -255,6 +266,9 @@ def main() -> None:
                              "options, e.g. ismcts:ismcts[playout_cap=1000;root_moves=12]; greedy[weight=value;...]: "
                              "greedy with other weights (hundredths; the game's GREEDY_WEIGHTS), e.g. "
                              "greedy[steal=80]:greedy")
+    parser.add_argument("--game-options", default={}, type=game_options_wanted,
+                        help="the games' options in every match (default: none), name=value with JSON values, "
+                             "comma-separated, e.g. tokens=true,stall_rounds=10")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--turn-times", type=int, default=0, metavar="N",
                         help="instead of matches: time the default ismcts turn at N positions per game and size")
@@ -277,8 +291,15 @@ def main() -> None:
             greedy_weights(GAMES[game_id], given)
         except ValueError as error:
             parser.error(str(error))
-    rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first)
-    print(f"ismcts options: {ismcts}; matches {args.first}-{args.first + args.matches - 1} of each cell; "
+    for game_id in games:
+        try:  # here, as the weights, not in a pool's worker
+            GAMES[game_id].options(args.game_options, GAMES[game_id].INFO.min_players)
+        except InvalidSetup as error:
+            parser.error(str(error))
+    rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first,
+                     args.game_options)
+    print(f"ismcts options: {ismcts}; game options: {args.game_options}; "
+          f"matches {args.first}-{args.first + args.matches - 1} of each cell; "
           "duplicate deals (each deal once with the tested bot in every seat); "
           f"{time.perf_counter() - started:.0f} s on {args.processes} processes\n")
     print_table(rows)

@@ -10,6 +10,7 @@ an action is one move. Every card a seat learns about is in the event that shows
 from collections import Counter
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, Seen, ViewField, list_of, named, next_seat,
                              nullable, one_of, parse_move, record, require, required, started, validate_options,
@@ -688,14 +689,28 @@ def _fitting(known: tuple) -> tuple:
     return tuple(kind for kind in _DECK_KINDS if known[0] in kind)
 
 
-def greedy(view: dict, seat: int, moves: list[dict], rng) -> dict:
+class SetWeights(NamedTuple):
+    """What greedy weighs in a move besides my window (the most cards of one colour facing me in 4 adjacent
+    places, 1 a card): the set it brings within reach, and when to take or buy one (bench/bots.py tunes
+    them by self-play as `greedy[next_turn=600]`, in hundredths: docs/bots.md "Greedy's weights")."""
+    next_action: float = 10  # per card of a set my next action this turn can take: surest
+    next_turn: float = 4  # per card of a set left for my next turn, which the others may take or break first
+    score_over_swipe: float = 0.5  # a score over a swipe that gives me as many cards (it feeds its victim one)
+    token_deck: float = len(build_deck())  # a token is spent once the deck is down to this many cards: all, so at once
+
+
+GREEDY_WEIGHTS = SetWeights()
+
+
+def greedy(view: dict, seat: int, moves: list[dict], rng, weights: SetWeights = GREEDY_WEIGHTS) -> dict:
     """One action ahead: take a set when there is one (the biggest), else the move whose result, as far as
     this seat can see it, brings a set closest: a run to score or swipe with the next action, else the
     most cards of one colour facing me in 4 adjacent places. A token is spent when it lets a set be taken
-    and still leaves an action, or when the deck is nearly out (unspent tokens are worth nothing)."""
+    and still leaves an action, or once the deck is down to `token_deck` cards: by default at once, the
+    first action of each turn while tokens last (an action early is worth more than one kept)."""
     faces = _faces_seen(view["holders"], seat)
     every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
-    values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every)
+    values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every, weights)
     value_of = {_as_tuple(move): value for move, value in zip(every, values)}
     return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
 
@@ -715,10 +730,12 @@ def _best(values: list[float], rng) -> int:
 
 _CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first
 _OUTDONE = -1000  # the value given to a move that a set to take outdoes, instead of weighing it
+SET = 100  # a set's value before the cards it gives me (only a token is weighed beside a set)
+SPEND, KEEP = 200, -100  # a token's value when greedy spends it (above any set) and keeps it (below any move)
 
 
-def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int,
-                   moves: list[dict]) -> list[float]:
+def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count: int, moves: list[dict],
+                   weights: SetWeights) -> list[float]:
     """Greedy's value of each move of `moves`, which are _legal's moves in _legal's order (a subset of
     groups may be missing only at the end: draws, the token), or _OUTDONE for a move that cannot be the best
     (while a set can be taken, the rest is not weighed). A holder is judged by the faces this seat sees
@@ -728,10 +745,10 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
     the same values its own way, from tables: a change here is a change there (test_simulation.py)."""
     takes = [_take_of(seen, owner == seat) for owner, seen in enumerate(faces)]
     window = _window_of(faces[seat])
-    weight = 10 if actions_left > 1 else 4  # a set I can take with my next action is surest
+    weight = weights.next_action if actions_left > 1 else weights.next_turn
     others_best = [max(takes[:h] + takes[h + 1:], default=0) for h in range(len(takes))]  # unchanged holders
     others = [h for h in range(len(faces)) if h != seat]
-    if any(takes):  # a set to take is worth 100 or more, any flip, switch, swap or draw 6 * 10 + 4 at most
+    if any(takes):  # a set to take is taken: no flip, switch, swap or draw is weighed against it
         values: list[float] = [_OUTDONE] * next(i for i, move in enumerate(moves) if move["action"] not in _CHANGES)
     else:
         values = []
@@ -743,19 +760,20 @@ def _greedy_values(faces: list[tuple], seat: int, actions_left: int, deck_count:
             for target in others:
                 rest = max((take for h, take in enumerate(takes) if h not in (seat, target)), default=0)
                 values += _swap_values(faces[seat], faces[target], width, weight, rest)
-    values += [100.5 + takes[seat]] if takes[seat] else []  # above a swipe of as many cards: it feeds its victim one
-    values += [100 + takes[target] for target in others if find_run(faces[target])]
+    values += [SET + weights.score_over_swipe + takes[seat]] if takes[seat] else []
+    values += [SET + takes[target] for target in others if find_run(faces[target])]
     extra = moves[len(values):]
     if extra and extra[0]["action"] == "draw":
         values += [_OUTDONE] * len(faces[seat]) if any(takes) else _turn_values(faces[seat], True, weight,
                                                                                 others_best[seat], window)
     if moves[-1]["action"] == "spend_token":
-        values.append(200 if (max(takes) and actions_left == 1) or deck_count <= 12 else -100)
+        spend = (max(takes) and actions_left == 1) or deck_count <= weights.token_deck
+        values.append(SPEND if spend else KEEP)
     return values
 
 
 @lru_cache(maxsize=1 << 14)
-def _turn_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+def _turn_values(faces: tuple, mine: bool, weight: float, others_best: int, window: int) -> tuple:
     """A flip (or a draw) at each place of one holder: the card there then shows this seat a face it has not
     seen (None)."""
     return tuple(_value(faces[:place] + (None,) + faces[place + 1:], mine, weight, others_best, window)
@@ -763,7 +781,7 @@ def _turn_values(faces: tuple, mine: bool, weight: int, others_best: int, window
 
 
 @lru_cache(maxsize=1 << 14)
-def _switch_values(faces: tuple, mine: bool, weight: int, others_best: int, window: int) -> tuple:
+def _switch_values(faces: tuple, mine: bool, weight: float, others_best: int, window: int) -> tuple:
     """A switch of each pair of places of one holder, first < second."""
     values = []
     for first, second in combinations(range(len(faces)), 2):
@@ -773,13 +791,13 @@ def _switch_values(faces: tuple, mine: bool, weight: int, others_best: int, wind
     return tuple(values)
 
 
-def _value(seen: tuple, mine: bool, weight: int, others_best: int, window: int) -> int:
+def _value(seen: tuple, mine: bool, weight: float, others_best: int, window: int) -> float:
     """A move that changed one holder to `seen`: what I could take next (there or elsewhere) and my window."""
     return weight * max(_take_of(seen, mine), others_best) + (_window_of(seen) if mine else window)
 
 
 @lru_cache(maxsize=1 << 14)
-def _swap_values(own: tuple, other: tuple, width: int, weight: int, rest: int) -> tuple:
+def _swap_values(own: tuple, other: tuple, width: int, weight: float, rest: int) -> tuple:
     """A swap of `width` adjacent cards at each (mine, theirs) in _legal's order: every place for swap1, the
     same-colour pairs for swap2. A card that crosses turns, so the face it showed this seat on one side still
     faces it on the other (swap_cards)."""

@@ -16,8 +16,8 @@ from collections import deque
 from functools import cache
 from itertools import combinations, permutations
 
-from domain.games.flipout import (ACTIONS_PER_TURN, COLOURS, HOLDER_SIZE, SET_SIZES, _legal, chance, find_run,
-                                  outcome_of_piles)
+from domain.games.flipout import (ACTIONS_PER_TURN, COLOURS, GREEDY_WEIGHTS, HOLDER_SIZE, SET, SET_SIZES, SPEND,
+                                  _legal, chance, find_run, outcome_of_piles)
 from domain.protocol import next_seat
 from domain.simulation import Simulation
 
@@ -27,6 +27,8 @@ POWERS = tuple(BASE ** place for place in PLACES)
 COLOUR_OF = {colour: index for index, colour in enumerate(COLOURS)}
 SWITCHES = tuple(combinations(PLACES, 2))  # a holder's switches in legal_moves' order
 SWAP1S = HOLDER_SIZE * HOLDER_SIZE  # swap1s with one other seat
+# greedy's weights, read in its busiest loop (the tables of holders below hold for any positive take weight)
+NEXT_ACTION, NEXT_TURN, SCORE_OVER_SWIPE, TOKEN_DECK = GREEDY_WEIGHTS
 
 
 def _window(faces: tuple) -> int:
@@ -170,7 +172,7 @@ class _Holders(dict):
 HOLDERS = _Holders()
 
 
-def _swap_best(mine: int, theirs: int, width: int, weight: int) -> tuple[int, list[tuple[int, int]]]:
+def _swap_best(mine: int, theirs: int, width: int, weight: float) -> tuple[float, list[tuple[int, int]]]:
     """The best value of the swaps of `width` between my holder and theirs (codes of the faces I see), and
     the (my slot, their slot) of every swap of that value (some twice). A swap's value is its change to my
     holder (by the colour their slot shows me) unless it also makes a run for me to swipe (a lure)."""
@@ -377,11 +379,11 @@ class FastSimulation(Simulation):
         moves, count = self._later(), self.move_count(self.turn)
         takes = []  # (value, index) of each set to take
         if moves.score is not None:
-            takes.append((100.5 + RUN_SIZES[self.inner[self.turn]], moves.score))
-        takes += [(100 + _take_theirs(self.outer[target]), moves.swipe + i) for i, target in enumerate(moves.swipes)]
-        if self._can_spend() and ((takes and self.actions_left == 1) or len(self.deck) <= 12):
-            takes.append((200, moves.token))  # (a token otherwise weighs less than any move)
-        if takes:  # worth 100 or more: any other move 6 * 10 + 4 at most
+            takes.append((SET + SCORE_OVER_SWIPE + RUN_SIZES[self.inner[self.turn]], moves.score))
+        takes += [(SET + _take_theirs(self.outer[target]), moves.swipe + i) for i, target in enumerate(moves.swipes)]
+        if self._can_spend() and ((takes and self.actions_left == 1) or len(self.deck) <= TOKEN_DECK):
+            takes.append((SPEND, moves.token))  # (a token otherwise weighs less than any move)
+        if takes:  # taken: no other move is weighed against a set
             top = max(value for value, _ in takes)
             return _pick([index for value, index in takes if value == top], count, rng)
         return _pick(self._best_changes(moves), count, rng)
@@ -390,12 +392,13 @@ class FastSimulation(Simulation):
         """The indices of the best moves that change holders, when no set can be taken (so only the holders
         a move changes differ from the holders as they are)."""
         players, seat, outer = len(self.inner), self.turn, self.outer
-        weight = 10 if self.actions_left > 1 else 4  # a set I can take with my next action is surest
+        weight = NEXT_ACTION if self.actions_left > 1 else NEXT_TURN
         my_code = self.inner[seat]
         mine = HOLDERS[PATTERN[my_code]]
-        top, ties = -1, []
+        top: float = -1
+        ties: list[int] = []
 
-        def offer(value: int, start: int, offsets) -> None:
+        def offer(value: float, start: int, offsets) -> None:
             nonlocal top, ties
             if value > top:
                 top, ties = value, [start + offset for offset in offsets]

@@ -644,6 +644,23 @@ def test_greedy_scores_when_it_can_and_otherwise_swipes_the_biggest_run():
     assert flipout.greedy(flipout.view(state, 0), 0, moves, random.Random(1)) == {"action": "swipe", "target": 2}
 
 
+def test_greedy_weighs_a_score_against_a_swipe_by_its_weights():
+    # a score of 4 cards, or a swipe of a run of 5 that gives me 4 and its victim 1
+    state = given(flipout, dealt(["y/p r/b r/g r/y r/p g/b", "y/p r/b g/b y/b p/b g/r", "r/y r/g g/g g/g g/g g/g"]))
+    view, moves = flipout.view(state, 0), flipout.legal_moves(state, 0)
+    assert flipout.greedy(view, 0, moves, random.Random(1)) == {"action": "score"}
+    swipes_first = flipout.GREEDY_WEIGHTS._replace(score_over_swipe=-1)
+    assert flipout.greedy(view, 0, moves, random.Random(1), swipes_first) == {"action": "swipe", "target": 2}
+
+
+def test_greedy_spends_a_token_at_once_unless_its_weights_keep_it_for_the_deck_s_last_cards():
+    state = given(flipout, dealt([NO_RUN, NO_RUN], " ".join([DECK] * 3), tokens=True))  # 24 cards in the deck
+    view, moves = flipout.view(state, 0), flipout.legal_moves(state, 0)
+    assert flipout.greedy(view, 0, moves, random.Random(1)) == {"action": "spend_token"}
+    kept_for_the_last_12 = flipout.GREEDY_WEIGHTS._replace(token_deck=12)
+    assert flipout.greedy(view, 0, moves, random.Random(1), kept_for_the_last_12)["action"] != "spend_token"
+
+
 def test_greedy_takes_a_card_that_completes_a_run_facing_it():
     state = given(flipout, dealt(["y/p r/b r/g r/y y/p g/b", "b/p b/g b/b b/y b/p b/r"]))
     chosen = flipout.greedy(flipout.view(state, 0), 0, flipout.legal_moves(state, 0), random.Random(3))
@@ -684,7 +701,9 @@ def plain_greedy_values(view: dict, seat: int, moves: list[dict]) -> list[float]
 
     def judged(after):
         best = max(flipout._take_of(seen(cards, owner), owner == seat) for owner, cards in enumerate(after))
-        return (10 if view["actions_left"] > 1 else 4) * best + flipout._window_of(seen(after[seat], seat))
+        weights = flipout.GREEDY_WEIGHTS
+        weight = weights.next_action if view["actions_left"] > 1 else weights.next_turn
+        return weight * best + flipout._window_of(seen(after[seat], seat))
 
     values = []
     for move in moves:

@@ -99,8 +99,8 @@ def test_a_draw_puts_the_replaced_card_under_the_deck_as_if_just_drawn():
     assert simulation.state() == engine_play(state, 0, {"action": "draw", "place": 5}, FastRng(0))
 
 
-def test_a_spent_token_gives_a_third_action_and_greedy_spends_one_when_the_deck_is_nearly_out():
-    # given tokens and a deck of 12 cards or fewer, when greedy chooses, then it spends a token as the engine's
+def test_a_spent_token_gives_a_third_action_and_greedy_spends_one_at_once():
+    # given tokens, when greedy chooses, then it spends a token as the engine's greedy does (its token_deck)
     state = given(flipout, dealt([NO_RUN, NO_RUN], tokens=True))
     assert flipout.simulation(state).greedy(0, FastRng(5)) == {"action": "spend_token"}
     after = plays_like_the_engine(state, FastRng(5), 1.0, moves=1)
