@@ -30,6 +30,7 @@ EMPTY = ()  # a tank's cards of a colour it holds none of (a list is made when a
 ORDERS = {players: tuple((seat,) + tuple(other for other in range(players) if other != seat)
                          for seat in range(players))
           for players in range(rules.INFO.min_players, rules.INFO.max_players + 1)}
+NEXT = {players: tuple(range(1, players)) + (0,) for players in ORDERS}  # the seat after each
 OTHERS = {players: tuple(order[1:] for order in orders) for players, orders in ORDERS.items()}  # whom each can steal from
 NO_CARDS = {players: ((EMPTY,) * players,) * len(rules.COLOURS) for players in ORDERS}  # by colour, then seat
 
@@ -69,9 +70,9 @@ class FastSimulation(Simulation):
         super().__init__(rules, state)
         players = len(state["tanks"])
         self._players, self._turn, self._finished = players, state["turn"], state["finished"]
-        self._target, self._scores = state["target"], [len(pile) for pile in state["score_piles"]]
+        self._target, self._scores = state["target"], list(map(len, state["score_piles"]))
         self._orders, self._values = ORDERS[players], VALUES[players == 2]
-        self._others = OTHERS[players]
+        self._others, self._next = OTHERS[players], NEXT[players]
         self._where = where = [IN_PILE] * len(DECK)
         self._tanks: list[list] = list(map(list, NO_CARDS[players]))
         self._keys = keys = [0] * len(rules.COLOURS)  # by colour: each seat's adds, packed
@@ -125,7 +126,7 @@ class FastSimulation(Simulation):
         One loop on local names: a playout's every move runs here, and a call or an attribute a move costs
         as much as the rule it serves."""
         players, order_of, values, target = self._players, self._orders, self._values, self._target
-        others_of = self._others
+        others_of, next_of = self._others, self._next
         tanks_by_colour, keys, where, scores = self._tanks, self._keys, self._where, self._scores
         journal, pile, turn, top, finished = self._journal, self._pile, self._turn, self._top, self._finished
         random, getrandbits, bits = rng and rng.random, rng and rng.getrandbits, players.bit_length()
@@ -147,7 +148,7 @@ class FastSimulation(Simulation):
             front = FRONT[top]
             tanks = tanks_by_colour[front]  # this colour's, by seat
             matched = tanks[owner]
-            turn = seat + 1 if seat + 1 < players else 0
+            turn = next_of[seat]
             if not matched:
                 tanks[owner], where[top] = [top], IN_TANK
                 keys[front] += ADDS[1] << SHIFTS[owner]
