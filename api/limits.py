@@ -15,6 +15,7 @@ from functools import wraps
 import flask_smorest
 from flask import current_app, request
 from flask_smorest import abort
+from marshmallow import RAISE
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.routing import UnicodeConverter
@@ -78,6 +79,10 @@ DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # built once: json.
 
 class StrictParser(FlaskParser):
     """webargs' Flask parser with bodies read by `loads` and anything but JSON refused with 415."""
+
+    # a query parameter the operation does not take is refused (422), not dropped: a misspelt one would
+    # otherwise be answered as if it were not there
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": RAISE}
 
     def _raw_load_json(self, req):
         if "chunked" in req.headers.get("Transfer-Encoding", "") and not req.environ.get("wsgi.input_terminated"):

@@ -134,7 +134,13 @@ def test_a_chunked_body_the_server_cannot_read_gets_411_not_an_empty_body(client
 
 def test_a_url_beyond_the_limit_gets_414_in_the_error_shape(client, created):
     assert_error(client.get(f"/v1/matches/{created['id']}/events?pad={'x' * MAX_URL_BYTES}"), 414, "uri_too_long")
-    assert client.get(f"/v1/matches/{created['id']}/events?pad={'x' * 1000}").status_code == 200
+    assert client.get(f"/v1/matches/{created['id']}/events?{'limit=1&' * 125}after=0").status_code == 200
+
+
+def test_a_query_parameter_the_operation_does_not_take_is_refused_not_dropped(client, created):
+    # Given a match, when its events are asked for with a misspelt parameter, then 422 names it
+    body = assert_error(client.get(f"/v1/matches/{created['id']}/events?afterr=3"), 422, "invalid_request")
+    assert body["errors"]["query"] == {"afterr": ["Unknown field."]}
 
 
 def test_a_path_parameter_beyond_its_documented_length_matches_no_route(client):
