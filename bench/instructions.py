@@ -10,7 +10,7 @@ playouts on the simulation against random ones through domain.match, greedy ones
 greedy ones on the reference simulation (what a search's playouts ran on when issue #27 was filed).
 Instructions are not time (a dict lookup and an int add differ in cycles), but a ratio of them tracks the
 ratio of times of the same kind of code: bench/engines.py is the clock's figure.
-Needs valgrind (Debian: apt-get install valgrind); PYTHONHASHSEED is fixed, so a count repeats exactly.
+Needs valgrind (Debian: apt-get install valgrind); PYTHONHASHSEED is fixed, so a count repeats within 0.1%.
 
     .venv/bin/python bench/instructions.py --games mantis 9stax --players 2 --playouts 100
 """
