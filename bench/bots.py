@@ -286,15 +286,12 @@ def main() -> None:
     started = time.perf_counter()
     pairings = tuple(tuple(pair.split(":")) for pair in args.pairings.split(","))
     weighted = [given for kind, given in (parsed(bot) for pair in pairings for bot in pair) if kind == "greedy"]
-    for game_id, given in ((game_id, given) for game_id in games for given in weighted if given):
+    for game in map(GAMES.__getitem__, games):
         try:  # here, not in a pool's worker, where an error would leave the run waiting for its match
-            greedy_weights(GAMES[game_id], given)
-        except ValueError as error:
-            parser.error(str(error))
-    for game_id in games:
-        try:  # here, as the weights, not in a pool's worker
-            GAMES[game_id].options(args.game_options, GAMES[game_id].INFO.min_players)
-        except InvalidSetup as error:
+            for given in filter(None, weighted):
+                greedy_weights(game, given)
+            game.options(args.game_options, game.INFO.min_players)
+        except (ValueError, InvalidSetup) as error:
             parser.error(str(error))
     rows = run_table(games, args.matches, {"ismcts": ismcts}, args.processes, args.players, pairings, args.first,
                      args.game_options)

@@ -221,8 +221,8 @@ class FastSimulation(Simulation):
         peeked card i's value less my card j's, so the best take a most valuable peeked card for a least
         valuable one of mine, unless end_peek (last, worth 0) is worth more. Every move draws its tie-break."""
         stacks = self._stacks
-        taken, given = self._card_values(seat, stacks[self._target][self._stack]), \
-            self._card_values(seat, stacks[seat][self._held[seat]])
+        taken = self._card_values(seat, stacks[self._target][self._stack])
+        given = self._card_values(seat, stacks[seat][self._held[seat]])
         most, least, columns = max(taken), min(given), len(given)
         top, count = most - least, len(taken) * columns + 1
         ties = []
