@@ -17,7 +17,7 @@ looping where a comprehension would read better and slicing moves from tables.
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
-from itertools import compress, repeat, starmap
+from itertools import repeat, starmap
 
 from domain.games import ninestax as rules
 from domain.simulation import Simulation
@@ -84,17 +84,27 @@ class FastSimulation(Simulation):
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
         self._tiles = list(state["immunity"])
         self._reveal = state["reveal"]  # the engine's dict, never changed: only state() reads it
-        pending = state["pending"] or {}  # its fields, each read only in the steps that have it
-        self._step: str | None = pending.get("kind")  # None: a turn
-        self._pseat, self._face = pending.get("seat", 0), pending.get("face", "")
+        self._winners = state["winners"]
+        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
+        # the pending step's fields, each read only in the steps that have it
+        self._step: str | None = None  # None: a turn
+        self._pseat, self._face, self._effect, self._target, self._stack = 0, "", "", 0, 0
+        self._pair: tuple = ()  # a Swap's two (seat, position)
+        self._waiting: list[int] = []
+        self._immune: list[int] = []
+        self._drawn, self._reason = 0, ""
+        if state["pending"]:
+            self._read_pending(state["pending"])
+
+    def _read_pending(self, pending: dict) -> None:
+        self._step = pending["kind"]
+        self._pseat, self._face = pending["seat"], pending.get("face", "")
         self._effect = pending.get("effect", "")
         self._target, self._stack = pending.get("target", 0), pending.get("stack", 0)
-        self._pair = tuple(map(tuple, pending.get("stacks", ())))  # a Swap's two (seat, position)
+        self._pair = tuple(map(tuple, pending.get("stacks", ())))
         self._waiting, self._immune = list(pending.get("waiting", ())), list(pending.get("immune", ()))
         self._drawn = kind(pending["card"]) if pending.get("card") else 0
         self._reason = pending.get("reason", "")
-        self._winners = state["winners"]
-        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
 
     # --- the engine's state -----------------------------------------------------------------------
     def state(self) -> dict:
@@ -227,7 +237,10 @@ class FastSimulation(Simulation):
         top, count = most - least, len(taken) * columns + 1
         ties = []
         if top >= 0:
-            best_given = [j for j, value in enumerate(given) if value == least]
+            best_given = []  # a loop, not a comprehension: a function made and called
+            for j, value in enumerate(given):
+                if value == least:
+                    best_given.append(j)
             for i, value in enumerate(taken):
                 if value == most:
                     for j in best_given:
@@ -266,19 +279,20 @@ class FastSimulation(Simulation):
             if len(own) > 1:
                 best.append((a, a, None, None))
         top = 0 if best else None
-        largest, smallest = list(map(max, sizes)), list(map(min, sizes))
         left = list(map(sum, sizes)) if self._players > 2 else ()  # read only by pairs of two others
         for a, b in OWNER_PAIRS[self._players]:
             if seat == a or seat == b:  # my largest stack for the other's smallest, halved by its tile
                 large, small = (a, b) if seat == a else (b, a)
-                value = (largest[large] - smallest[small]) * (WEIGHTS.immune_swap if self._tiles[small] else 1)
+                scale = WEIGHTS.immune_swap if self._tiles[small] else 1
             else:  # the largest stack onto the one of them with the fewest cards (a on a tie)
                 large, small = (b, a) if left[a] <= left[b] else (a, b)
-                value = WEIGHTS.rival_swap * (largest[large] - smallest[small])
+                scale = WEIGHTS.rival_swap
+            largest, smallest = max(sizes[large]), min(sizes[small])  # each pair's own: max costs a call
+            value = scale * (largest - smallest)
             if top is None or value > top:
                 top, best = value, []
             if value == top:
-                best.append((a, b, largest[a], smallest[b]) if large == a else (a, b, smallest[a], largest[b]))
+                best.append((a, b, largest, smallest) if large == a else (a, b, smallest, largest))
         return best
 
     def _greedy_play(self, seat: int, stack: list[int], plays, can_draw: bool, rng) -> int:
@@ -286,14 +300,16 @@ class FastSimulation(Simulation):
         stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
         emptying, random = len(stack) == 1, rng.random
         table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
-        best, chosen = (-1.0, 0.0), 0  # below any move's value
+        best, best_draw, chosen = -1.0, 0.0, 0  # below any move's value; (value, draw) compared without tuples
         for index, position in enumerate(plays):
             card = stack[position]
-            key = table[card] or 1 + self._card_value(seat, card, emptying), random()
-            if key > best:
-                best, chosen = key, index
-        if can_draw and (DRAW_VALUE, random()) > best:
-            return len(plays)
+            value, draw = table[card] or 1 + self._card_value(seat, card, emptying), random()
+            if value > best or value == best and draw > best_draw:
+                best, best_draw, chosen = value, draw, index
+        if can_draw:
+            draw = random()
+            if DRAW_VALUE > best or DRAW_VALUE == best and draw > best_draw:
+                return len(plays)
         return chosen
 
     def _values(self, seat: int) -> list:
@@ -369,9 +385,14 @@ class FastSimulation(Simulation):
             if self._winners is not None:
                 return played
             step = self._step
-            actor = self._turn if step is None else self._waiting[0] if step == "effect" else self._pseat
-            seats.add(actor)
-            _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
+            if step is None:  # a turn, the commonest step, called without the table
+                actor = self._turn
+                seats.add(actor)
+                self._play_turn(actor, greedy_share, rng)
+            else:
+                actor = self._waiting[0] if step == "effect" else self._pseat
+                seats.add(actor)
+                _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
         return cap
 
     def _play_turn(self, seat: int, greedy_share: float, rng) -> None:
@@ -387,14 +408,14 @@ class FastSimulation(Simulation):
             can_draw = True if self._draw_pile else len(self._discard_pile) > 1  # _can_draw, without bool's call
         else:
             plays, can_draw = list(range(len(stack))), False
-        count = len(plays) + can_draw
-        if count < 2:
+        playable = len(plays)
+        if playable + can_draw < 2:
             index = 0
         elif greedy_share and rng.random() < greedy_share:
             index = self._greedy_play(seat, stack, plays, can_draw, rng)
         else:
-            index = rng.below(count)
-        if index < len(plays):
+            index = rng.below(playable + can_draw)
+        if index < playable:
             self._play(seat, rng, "play", plays[index])
         elif can_draw:
             self._draw(seat, rng, "draw")
@@ -405,12 +426,13 @@ class FastSimulation(Simulation):
         """play_out's move in a step of two moves (_list_moves' pair, without listing it): a drawn card's (play it,
         when it matches, or keep it) or a hit's (use the Immunity tile, or accept it)."""
         step = self._step
-        if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:
-            second = 1
-        elif greedy_share and rng.random() < greedy_share:  # _best of the two values, written out
-            random = rng.random
-            first = self._pair_value(seat), random()
-            second = 1 if (0, random()) > first else 0
+        if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:  # keep, the only move
+            self._keep(seat, rng, "keep")
+            return
+        if greedy_share and rng.random() < greedy_share:  # _best of the two values, without its tuples
+            value, random = self._pair_value(seat), rng.random
+            first_draw, second_draw = random(), random()
+            second = 1 if value < 0 or value == 0 and second_draw > first_draw else 0
         else:
             second = rng.below(2)
         action = PAIRS[step][second]
@@ -473,7 +495,7 @@ class FastSimulation(Simulation):
             self._settle(rng)
         elif self._effect == "attack":  # the target plays next
             self._step = None
-            self._end_turn(seat, onward=False)
+            self._end_turn(seat - self._direction)  # the seat before the target: the turn goes to the target
         else:  # a Swap or Peek cancelled for one is off
             self._step = None
             self._end_turn(self._pseat)
@@ -544,12 +566,13 @@ class FastSimulation(Simulation):
     def _draw(self, seat: int, rng, action: str) -> None:
         """The draw pile's top card, drawn by a `draw` or for an `attack` (the draw's reason; rules._draw_events:
         an empty draw pile is first the discard pile but its top, shuffled)."""
-        if not self._draw_pile:
+        pile = self._draw_pile
+        if not pile:
             pile = rng.shuffled(self._discard_pile[:-1])
             pile.reverse()
             self._draw_pile, self._discard_pile = pile, self._discard_pile[-1:]
-        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, self._draw_pile.pop(), action
-        if not self._draw_pile and self._dealt_next < len(self._dealt_pile):
+        self._step, self._pseat, self._drawn, self._reason = "drawn", seat, pile.pop(), action
+        if not pile and self._dealt_next < len(self._dealt_pile):
             self._reach_dealt()
 
     def _reach_dealt(self) -> None:
@@ -591,12 +614,11 @@ class FastSimulation(Simulation):
             self._step = None
             self._end_turn(self._pseat)
 
-    def _end_turn(self, seat: int, onward: bool = True) -> None:
-        """rules._end_turn: the turn goes to the seat after `seat` (not onward: to `seat`, rules._give_turn);
-        after max_turns turns the fewest cards win."""
-        self._turn = (seat + self._direction) % self._players if onward else seat
-        self._turns += 1
-        if self._turns >= self._max_turns:
+    def _end_turn(self, seat: int) -> None:
+        """rules._end_turn: the turn goes to the seat after `seat`; after max_turns turns the fewest cards win."""
+        self._turn = (seat + self._direction) % self._players
+        self._turns = turns = self._turns + 1
+        if turns >= self._max_turns:
             self._step = None
             left = [self._left(s) for s in range(self._players)]
             self._winners = [s for s, n in enumerate(left) if n == min(left)]
@@ -634,6 +656,8 @@ class _Swaps:
     position), each decoded when asked (hundreds of them at four seats, and a playout takes one). Valid
     until the next move, as the listed moves are. Greedy values them from the table it keeps."""
 
+    __slots__ = ("sizes", "first", "table", "_count")
+
     def __init__(self, stacks: list[list[list[int]]]):
         self.sizes: list[list[int]] = []  # per owner, its stacks' sizes
         self.first: list[int] = []  # per owner, the table position of its first stack
@@ -651,7 +675,7 @@ class _Swaps:
         if not 0 <= place < self._count:
             raise IndexError(place)
         first = bisect_right(_row_starts(self.table), place) - 1  # the pair's first table position
-        return ("swap", *self._owner(first), *self._owner(place - _row(first, self.table)))
+        return ("swap", *self._owner(first), *self._owner(place - _rows(self.table)[first]))
 
     def _owner(self, position: int) -> tuple[int, int]:
         """The seat and its stack at this table position."""
@@ -670,26 +694,32 @@ def _as_dict(move: tuple) -> dict:
 def _best_places(sizes: list[list[int]], first: list[int], table: int, group: tuple) -> list[int]:
     """The places in rules.legal_moves' Swaps of the pairs of a's stack and b's of the sizes the group names
     (a, b, size_a, size_b; sizes None: every pair of a's stacks), in increasing order: the Swap of table
-    positions p < q is at place _row(p) + q."""
+    positions p < q is at place _rows(table)[p] + q."""
     a, b, size_a, size_b = group
     places: list[int] = []
+    rows = _rows(table)
     if size_a is None:
         end = first[a] + len(sizes[a])
         for p in range(first[a], end):
-            row = _row(p, table)
+            row = rows[p]
             places += range(row + p + 1, row + end)
         return places
     columns = _positions(sizes[b], size_b, first[b])
     for p in _positions(sizes[a], size_a, first[a]):
-        row = _row(p, table)
+        row = rows[p]
         for q in columns:
             places.append(row + q)
     return places
 
 
 def _positions(sizes: list[int], size: int, start: int) -> list[int]:
-    """The table positions of an owner's stacks of this size (its first at `start`)."""
-    return list(compress(range(start, start + len(sizes)), map(size.__eq__, sizes)))
+    """The table positions of an owner's stacks of this size (its first at `start`): a loop, as compress over
+    map(size.__eq__) costs twice as much in calls of the method-wrapper."""
+    positions = []
+    for position, stack_size in enumerate(sizes, start):
+        if stack_size == size:
+            positions.append(position)
+    return positions
 
 
 @cache
@@ -701,41 +731,42 @@ def _exchanges(peeked: int, held: int) -> tuple[tuple, ...]:
 @cache
 def _row_starts(table: int) -> tuple[int, ...]:
     """The place of each table position's first Swap (with the next position)."""
-    return tuple(_row(p, table) + p + 1 for p in range(table - 1))
+    return tuple(row + p + 1 for p, row in enumerate(_rows(table)[:-1]))
 
 
-def _row(p: int, table: int) -> int:
-    """The place of the Swap of table positions p and q, less q."""
-    return p * (table - 1) - p * (p - 1) // 2 - p - 1
+@cache
+def _rows(table: int) -> tuple[int, ...]:
+    """For each table position p, the place of the Swap of p and a later position q, less q."""
+    return tuple(p * (table - 1) - p * (p - 1) // 2 - p - 1 for p in range(table))
 
 
 def _best(values: list, rng) -> int:
     """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value."""
     random = rng.random
-    best, chosen = (values[0], random()), 0
-    if len(values) == 2:  # the commonest choice (a drawn card, a hit)
-        return 1 if (values[1], random()) > best else 0
+    best, best_draw, chosen = values[0], random(), 0  # (value, draw) compared without tuples
     for index in range(1, len(values)):
-        key = values[index], random()
-        if key > best:
-            best, chosen = key, index
+        value, draw = values[index], random()
+        if value > best or value == best and draw > best_draw:
+            best, best_draw, chosen = value, draw, index
     return chosen
-
-
-def _skip_draws(rng, count: int) -> None:
-    """rng.random() `count` times, the values unused: `rng` is a random.Random (the search's FastRng), whose
-    getrandbits(64) takes the two 32-bit words of its Mersenne Twister that random() takes."""
-    rng.getrandbits(64 * count)
 
 
 def _tie_break(ties: list[int], count: int, rng) -> int:
     """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move:
-    the draws before the first tie and after the last are skipped."""
+    the draws before the first tie and after the last are skipped (`rng` is a random.Random, the search's
+    FastRng, whose getrandbits(64) takes the two 32-bit words of its Mersenne Twister that random() takes)."""
+    if len(ties) == 1:  # every draw skipped
+        rng.getrandbits(64 * count)
+        return ties[0]
     first, last = ties[0], ties[-1]
-    _skip_draws(rng, first)
+    rng.getrandbits(64 * first)
     draws = [0.0] * first + _draws(rng, last + 1 - first)  # indexed by move
-    _skip_draws(rng, count - 1 - last)
-    return max(ties, key=draws.__getitem__)
+    rng.getrandbits(64 * (count - 1 - last))
+    chosen, best = first, draws[first]  # a loop: max with a key costs more below about 50 ties (8 a mean)
+    for tie in ties:
+        if draws[tie] > best:
+            best, chosen = draws[tie], tie
+    return chosen
 
 
 def _draws(rng, count: int) -> list[float]:
