@@ -84,27 +84,17 @@ class FastSimulation(Simulation):
         self._lead = NO_LEAD if state["lead"] is None else kind(state["lead"])
         self._tiles = list(state["immunity"])
         self._reveal = state["reveal"]  # the engine's dict, never changed: only state() reads it
-        self._winners = state["winners"]
-        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
-        # the pending step's fields, each read only in the steps that have it
-        self._step: str | None = None  # None: a turn
-        self._pseat, self._face, self._effect, self._target, self._stack = 0, "", "", 0, 0
-        self._pair: tuple = ()  # a Swap's two (seat, position)
-        self._waiting: list[int] = []
-        self._immune: list[int] = []
-        self._drawn, self._reason = 0, ""
-        if state["pending"]:
-            self._read_pending(state["pending"])
-
-    def _read_pending(self, pending: dict) -> None:
-        self._step = pending["kind"]
-        self._pseat, self._face = pending["seat"], pending.get("face", "")
+        pending = state["pending"] or {}  # its fields, each read only in the steps that have it
+        self._step: str | None = pending.get("kind")  # None: a turn
+        self._pseat, self._face = pending.get("seat", 0), pending.get("face", "")
         self._effect = pending.get("effect", "")
         self._target, self._stack = pending.get("target", 0), pending.get("stack", 0)
-        self._pair = tuple(map(tuple, pending.get("stacks", ())))
+        self._pair = tuple(map(tuple, pending.get("stacks", ())))  # a Swap's two (seat, position)
         self._waiting, self._immune = list(pending.get("waiting", ())), list(pending.get("immune", ()))
         self._drawn = kind(pending["card"]) if pending.get("card") else 0
         self._reason = pending.get("reason", "")
+        self._winners = state["winners"]
+        self._legal: tuple | None = None  # (seat, its compact legal moves) until the next move
 
     # --- the engine's state -----------------------------------------------------------------------
     def state(self) -> dict:
