@@ -73,11 +73,11 @@ def engine_playout(game, state: dict, pick: random.Random) -> int:
     return moves
 
 
-def simulated_playout(simulation, state: dict, pick: random.Random, greedy_share: float) -> int:
+def simulated_playout(simulation, state: dict, pick: FastRng, greedy_share: float) -> int:
     """A search's playout from the state on a simulation of it (built inside, as a search builds one a
     playout): random moves (greedy_share 0) or the movers' greedy moves (1) to the end."""
     simulation = simulation(state)
-    moves = simulation.play_out(100_000, greedy_share, set(), FastRng(pick.getrandbits(64)))
+    moves = simulation.play_out(100_000, greedy_share, set(), pick)
     simulation.outcome()
     return moves
 
@@ -130,7 +130,8 @@ def ismcts_rate(game, players: int, seconds: float) -> float:
 def rates(loops: list[tuple], seconds: float, slices: int = 6) -> list[tuple[float, float]]:
     """(playouts/s, moves/s) of each loop, a pair (deal, play): deal(number) -> a start, dealt outside the timed
     part (a search plays out from samples it deals cheaply, not from the match's HMAC-seeded deal); play(start,
-    pick) -> the moves played, timed over about `seconds` of this process's CPU time, the loops taking turns in
+    pick) -> the moves played, pick a FastRng seeded outside the timed part too (a search seeds one for all
+    its playouts; seeding a Mersenne Twister costs about 4 us, a tenth of a fast Mantis playout), timed over about `seconds` of this process's CPU time, the loops taking turns in
     `slices` slices each, so that a change in the machine's load falls on all of them alike. Each loop plays
     the same deals in the same order."""
     counts = [[0, 0, 0.0] for _ in loops]  # games, moves, CPU seconds
@@ -138,7 +139,7 @@ def rates(loops: list[tuple], seconds: float, slices: int = 6) -> list[tuple[flo
         for (deal, play), count in zip(loops, counts):
             spent = 0.0
             while spent < seconds / slices:
-                start, pick = deal(count[0]), random.Random(count[0])
+                start, pick = deal(count[0]), FastRng(count[0])
                 started = time.process_time()
                 count[1] += play(start, pick)
                 spent += time.process_time() - started

@@ -17,7 +17,6 @@ Needs valgrind (Debian: apt-get install valgrind); PYTHONHASHSEED is fixed, so a
 """
 import argparse
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -25,6 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domain.bots.ismcts import FastRng  # noqa: E402
 from domain.games import GAMES, get_game  # noqa: E402
 from domain.simulation import Simulation  # noqa: E402
 from engines import dealt, match_playout, opened_match, simulated_playout  # noqa: E402
@@ -47,7 +47,7 @@ def play(loop: str, game_id: str, players: int, playouts: int, deal_only: bool) 
         def playout(state, pick):
             return simulated_playout(simulation, state, pick, share)
         simulation(starts[0])  # the game's simulation module imports on its first use: not a playout's cost
-    picks = [random.Random(number) for number in range(playouts)]  # made outside the count, as engines.py times
+    picks = [FastRng(number) for number in range(playouts)]  # seeded outside the count, as engines.py times
     if not deal_only:
         for start, pick in zip(starts, picks):
             playout(start, pick)
