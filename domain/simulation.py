@@ -48,8 +48,9 @@ class Simulation:
         self._state, self._legal = state, None
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        """Up to `cap` moves: each the mover's greedy move `greedy_share` of the time (when it has a choice),
-        else a random legal one; adds each mover to `seats`; returns the moves played."""
+        """Up to `cap` moves: each the mover's greedy move `greedy_share` of the time (when it has a choice;
+        an rng.random() decides, unless the share is 0 or 1, a search's usual shares, where a draw would be
+        wasted), else a random legal one; adds each mover to `seats`; returns the moves played."""
         for played in range(cap):
             actors = self.to_act()
             if not actors:
@@ -57,7 +58,7 @@ class Simulation:
             actor = actors[0]
             seats.add(actor)
             count = self.move_count(actor)
-            if greedy_share and count > 1 and rng.random() < greedy_share:
+            if count > 1 and (greedy_share >= 1 or greedy_share and rng.random() < greedy_share):
                 move = self.greedy(actor, rng)
             else:
                 move = self.move(actor, rng.below(count) if count > 1 else 0)

@@ -253,7 +253,7 @@ class FastSimulation(Simulation):
                 move, first_move = first_move, None
             elif count == 1:
                 move = moves[0]
-            elif asked or greedy_share and random() < greedy_share:
+            elif asked or greedy_share >= 1 or greedy_share and random() < greedy_share:
                 if moves[0] is PASS:
                     move = self._kicker_or_pass(seat)
                 else:  # rules.greedy's take: the first of the best values, as max gives it

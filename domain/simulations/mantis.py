@@ -138,7 +138,7 @@ class FastSimulation(Simulation):
                 owner = chosen
             else:
                 seats.add(seat)
-                if greedy_share and random() < greedy_share:
+                if greedy_share >= 1 or greedy_share and random() < greedy_share:
                     owner = greedy_owner(top, seat, others_of[seat], where, keys, values, random)
                 else:  # rng.below(players)
                     owner = getrandbits(bits)

@@ -401,7 +401,7 @@ class FastSimulation(Simulation):
         playable = len(plays)
         if playable + can_draw < 2:
             index = 0
-        elif greedy_share and rng.random() < greedy_share:
+        elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
             index = self._greedy_play(seat, stack, plays, can_draw, rng)
         else:
             index = rng.below(playable + can_draw)
@@ -419,7 +419,7 @@ class FastSimulation(Simulation):
         if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:  # keep, the only move
             self._keep(seat, rng, "keep")
             return
-        if greedy_share and rng.random() < greedy_share:  # _best of the two values, without its tuples
+        if greedy_share >= 1 or greedy_share and rng.random() < greedy_share:  # _best of the two values, without its tuples
             value, random = self._pair_value(seat), rng.random
             first_draw, second_draw = random(), random()
             second = 1 if value < 0 or value == 0 and second_draw > first_draw else 0
@@ -434,7 +434,7 @@ class FastSimulation(Simulation):
         count = len(moves)
         if count == 1:
             move = moves[0]
-        elif greedy_share and rng.random() < greedy_share:
+        elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
             move = moves[self._greedy(seat, moves, rng)]
         else:
             move = moves[rng.below(count)]
