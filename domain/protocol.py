@@ -282,3 +282,22 @@ def win_share(points: Sequence[float], seat: int, scale: float) -> float:
     softmax, so the seats' chances add up to 1 and a lead of `scale` points weighs e (about 2.7) to 1."""
     weights = [math.exp((p - max(points)) / scale) for p in points]
     return weights[seat] / sum(weights)
+
+
+def highest(values: Sequence[float], rng) -> int:
+    """The index of the highest value, for a greedy: a tie goes to one of the tied, as tie_break draws it."""
+    best, ties = values[0], [0]
+    for index in range(1, len(values)):
+        value = values[index]
+        if value > best:
+            best, ties = value, [index]
+        elif value == best:
+            ties.append(index)
+    return tie_break(ties, rng)
+
+
+def tie_break(ties: Sequence[int], rng) -> int:
+    """One of the tied moves' indices (in increasing order): the only one, else one drawn uniformly by a single
+    rng.random(). A move without a tie draws nothing, so a greedy that values hundreds of moves (a 9STAX Swap)
+    costs no draw a move, and a fast simulation that finds the ties from tables draws as the rules do."""
+    return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]

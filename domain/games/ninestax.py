@@ -19,7 +19,7 @@ arrived), and a Reveal reveals a position (so the stack that moves down into it 
 from collections import Counter
 from typing import NamedTuple
 
-from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, list_of, named,
+from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, highest, list_of, named,
                              next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
                              win_share)
 from domain.simulation import Simulation
@@ -782,7 +782,7 @@ def greedy(view: dict, seat: int, moves: list[dict], rng, weights: PlayWeights =
     """One move ahead: shed the most cards (Discard, Free Discard on the biggest stack, an emptying play),
     never draw when a card can be played, hurt the seat closest to winning, and keep the Immunity tile
     for hits that cost several cards."""
-    return max(moves, key=lambda m: (_move_value(view, seat, m, weights), rng.random()))
+    return moves[highest([_move_value(view, seat, move, weights) for move in moves], rng)]
 
 
 def _move_value(view, seat, move, weights: PlayWeights) -> float:

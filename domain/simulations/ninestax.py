@@ -17,9 +17,8 @@ looping where a comprehension would read better and slicing moves from tables.
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
-from itertools import repeat, starmap
-
 from domain.games import ninestax as rules
+from domain.protocol import highest, tie_break
 from domain.simulation import Simulation
 
 FACES = rules.NUMBERS + tuple(rules.ACTION_COPIES) + rules.WILDS
@@ -56,6 +55,7 @@ DRAW, PASS, PLAY_DRAWN, KEEP, IMMUNITY, ACCEPT, END_PEEK = (
     ("draw",), ("pass",), ("play_drawn",), ("keep",), ("immunity",), ("accept",), ("end_peek",))
 # the actions of the steps of two moves, in _list_moves' order
 PAIRS: dict[str | None, tuple[str, str]] = {"drawn": ("play_drawn", "keep"), "effect": ("immunity", "accept")}
+BOTH = (0, 1)  # a pair's two moves, tied
 
 
 def kinds(cards) -> list[int]:
@@ -203,8 +203,7 @@ class FastSimulation(Simulation):
     # --- greedy ------------------------------------------------------------------------------------
     def _greedy(self, seat: int, moves, rng) -> int:
         """The index of rules.greedy's choice among the seat's moves, drawing as it does."""
-        if len(moves) == 1:  # rules.greedy draws a lone move's tie-break too
-            rng.random()
+        if len(moves) == 1:
             return 0
         step = self._step
         if step is None or step == "shift":
@@ -214,12 +213,12 @@ class FastSimulation(Simulation):
             return self._greedy_swap(seat, moves, rng)
         if step == "peek":
             return self._greedy_exchange(seat, rng)
-        return _best(self._values(seat), rng)
+        return highest(self._values(seat), rng)
 
     def _greedy_exchange(self, seat: int, rng) -> int:
         """rules.greedy's choice after a Peek without valuing each exchange: exchange (i, j) is worth the
         peeked card i's value less my card j's, so the best take a most valuable peeked card for a least
-        valuable one of mine, unless end_peek (last, worth 0) is worth more. Every move draws its tie-break."""
+        valuable one of mine, unless end_peek (last, worth 0) is worth more."""
         stacks = self._stacks
         taken = self._card_values(seat, stacks[self._target][self._stack])
         given = self._card_values(seat, stacks[seat][self._held[seat]])
@@ -237,7 +236,7 @@ class FastSimulation(Simulation):
                         ties.append(i * columns + j)
         if top <= 0:
             ties.append(count - 1)
-        return _tie_break(ties, count, rng)
+        return tie_break(ties, rng)
 
     def _card_values(self, seat: int, cards: list[int]) -> list[float]:
         """rules._card_value of each card (not emptying)."""
@@ -250,8 +249,7 @@ class FastSimulation(Simulation):
     def _greedy_swap(self, seat: int, swaps: "_Swaps", rng) -> int:
         """rules.greedy's Swap without valuing each of the hundreds of pairs: a pair's value (rules._swap_gain)
         is the difference of its two stacks' sizes times a weight its two owners set, so the best pairs of
-        two owners take the largest stacks of one and the smallest of the other. Every pair still draws its
-        tie-break, in pair order."""
+        two owners take the largest stacks of one and the smallest of the other."""
         sizes, first, table = swaps.sizes, swaps.first, swaps.table
         groups = self._best_swap_groups(seat, sizes)
         best = _best_places(sizes, first, table, groups[0])
@@ -259,7 +257,7 @@ class FastSimulation(Simulation):
             for group in groups[1:]:
                 best += _best_places(sizes, first, table, group)
             best.sort()
-        return _tie_break(best, len(swaps), rng)
+        return tie_break(best, rng)
 
     def _best_swap_groups(self, seat: int, sizes: list[list[int]]) -> list[tuple]:
         """The pairs of owners a <= b whose best pairs are the best of all (rules._swap_gain), each as (a, b,
@@ -287,20 +285,23 @@ class FastSimulation(Simulation):
 
     def _greedy_play(self, seat: int, stack: list[int], plays, can_draw: bool, rng) -> int:
         """_greedy in a turn or after a Color Shift: the index among the plays of these positions of the held
-        stack, then the draw (the commonest choice of a playout: one loop, the best kept as it goes)."""
-        emptying, random = len(stack) == 1, rng.random
+        stack, then the draw (the commonest choice of a playout: protocol.highest's loop, on values from tables)."""
+        emptying = len(stack) == 1
         table = PLAY_VALUE[emptying]  # None (a Discard's, a Free Discard's) where it depends on the stacks
-        best, best_draw, chosen = -1.0, 0.0, 0  # below any move's value; (value, draw) compared without tuples
+        best, chosen, ties = -1.0, 0, None  # below any move's value; the ties listed only once there are two
         for index, position in enumerate(plays):
             card = stack[position]
-            value, draw = table[card] or 1 + self._card_value(seat, card, emptying), random()
-            if value > best or value == best and draw > best_draw:
-                best, best_draw, chosen = value, draw, index
+            value = table[card] or 1 + self._card_value(seat, card, emptying)
+            if value > best:
+                best, chosen, ties = value, index, None
+            elif value == best:
+                ties = (ties or [chosen]) + [index]
         if can_draw:
-            draw = random()
-            if DRAW_VALUE > best or DRAW_VALUE == best and draw > best_draw:
+            if DRAW_VALUE > best:
                 return len(plays)
-        return chosen
+            if DRAW_VALUE == best:
+                ties = (ties or [chosen]) + [len(plays)]
+        return chosen if ties is None else tie_break(ties, rng)
 
     def _values(self, seat: int) -> list:
         """rules.greedy's value of each of the seat's legal moves, in their order (but a turn's, a Color
@@ -368,61 +369,57 @@ class FastSimulation(Simulation):
         self._legal = None
 
     def play_out(self, cap: int, greedy_share: float, seats: set, rng) -> int:
-        """Simulation.play_out, drawing from rng as it does: each step's move chosen and played by the step's
-        own method (_PLAYOUT_STEP), a turn's, a drawn card's and a hit's without listing the moves."""
+        """Simulation.play_out, drawing from rng as it does. A turn's move or a move after a Color Shift (the
+        commonest steps: a play of the held stack, else a draw, else a pass, _list_moves' order) is chosen by
+        position here, in the loop: a method's call costs as much as a tenth of the move. The other steps'
+        are chosen and played by their own method (_PLAYOUT_STEP), a drawn card's and a hit's without listing
+        the moves."""
         self._legal = None
         for played in range(cap):
             if self._winners is not None:
                 return played
             step = self._step
-            if step is None:  # a turn, the commonest step, called without the table
-                actor = self._turn
-                seats.add(actor)
-                self._play_turn(actor, greedy_share, rng)
-            else:
+            if step is not None and step != "shift":
                 actor = self._waiting[0] if step == "effect" else self._pseat
                 seats.add(actor)
-                _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
+                if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:  # keep, the only move
+                    self._keep(actor, rng, "keep")
+                else:
+                    _PLAYOUT_STEP[step](self, actor, greedy_share, rng)
+                continue
+            seat = self._turn if step is None else self._pseat
+            seats.add(seat)
+            stack = self._stacks[seat][self._held[seat]]
+            if step is None:
+                match, plays = PLAYABLE[self._lead], []
+                for i, card in enumerate(stack):
+                    if match[card]:
+                        plays.append(i)
+                can_draw = True if self._draw_pile else len(self._discard_pile) > 1  # _can_draw, without bool's call
+            else:
+                plays, can_draw = list(range(len(stack))), False
+            playable = len(plays)
+            if playable + can_draw < 2:
+                index = 0
+            elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
+                index = self._greedy_play(seat, stack, plays, can_draw, rng)
+            else:
+                index = rng.below(playable + can_draw)
+            if index < playable:
+                self._play(seat, rng, "play", plays[index])
+            elif can_draw:
+                self._draw(seat, rng, "draw")
+            else:
+                self._end_turn(seat)
         return cap
 
-    def _play_turn(self, seat: int, greedy_share: float, rng) -> None:
-        """play_out's move in a turn (a play of the held stack, else a draw, else a pass: _list_moves' order) or
-        after a Color Shift, chosen by position (the choice is written out here and in the next two methods:
-        a helper's call costs a tenth of a playout)."""
-        stack = self._stacks[seat][self._held[seat]]
-        if self._step is None:
-            match, plays = PLAYABLE[self._lead], []
-            for i, card in enumerate(stack):
-                if match[card]:
-                    plays.append(i)
-            can_draw = True if self._draw_pile else len(self._discard_pile) > 1  # _can_draw, without bool's call
-        else:
-            plays, can_draw = list(range(len(stack))), False
-        playable = len(plays)
-        if playable + can_draw < 2:
-            index = 0
-        elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
-            index = self._greedy_play(seat, stack, plays, can_draw, rng)
-        else:
-            index = rng.below(playable + can_draw)
-        if index < playable:
-            self._play(seat, rng, "play", plays[index])
-        elif can_draw:
-            self._draw(seat, rng, "draw")
-        else:
-            self._end_turn(seat)
-
     def _play_pair(self, seat: int, greedy_share: float, rng) -> None:
-        """play_out's move in a step of two moves (_list_moves' pair, without listing it): a drawn card's (play it,
-        when it matches, or keep it) or a hit's (use the Immunity tile, or accept it)."""
+        """play_out's move in a step of two moves (_list_moves' pair, without listing it): a matching drawn card's
+        (play it or keep it) or a hit's (use the Immunity tile, or accept it)."""
         step = self._step
-        if step == "drawn" and not PLAYABLE[self._lead][self._drawn]:  # keep, the only move
-            self._keep(seat, rng, "keep")
-            return
-        if greedy_share >= 1 or greedy_share and rng.random() < greedy_share:  # _best of the two values, without its tuples
-            value, random = self._pair_value(seat), rng.random
-            first_draw, second_draw = random(), random()
-            second = 1 if value < 0 or value == 0 and second_draw > first_draw else 0
+        if greedy_share >= 1 or greedy_share and rng.random() < greedy_share:  # protocol.highest of (value, 0)
+            value = self._pair_value(seat)
+            second = 1 if value < 0 else 0 if value > 0 else tie_break(BOTH, rng)
         else:
             second = rng.below(2)
         action = PAIRS[step][second]
@@ -636,8 +633,8 @@ _APPLY: dict[str, Callable[..., None]] = {
 }
 
 
-_PLAYOUT_STEP: dict[str | None, Callable[..., None]] = {
-    None: FastSimulation._play_turn, "shift": FastSimulation._play_turn, "drawn": FastSimulation._play_pair,
+_PLAYOUT_STEP: dict[str, Callable[..., None]] = {
+    "drawn": FastSimulation._play_pair,
     "choose": FastSimulation._play_move, "effect": FastSimulation._play_pair, "peek": FastSimulation._play_move}
 
 
@@ -729,36 +726,3 @@ def _rows(table: int) -> tuple[int, ...]:
     """For each table position p, the place of the Swap of p and a later position q, less q."""
     return tuple(p * (table - 1) - p * (p - 1) // 2 - p - 1 for p in range(table))
 
-
-def _best(values: list, rng) -> int:
-    """The index of rules.greedy's choice: the highest value, ties to the highest of one rng.random() per value."""
-    random = rng.random
-    best, best_draw, chosen = values[0], random(), 0  # (value, draw) compared without tuples
-    for index in range(1, len(values)):
-        value, draw = values[index], random()
-        if value > best or value == best and draw > best_draw:
-            best, best_draw, chosen = value, draw, index
-    return chosen
-
-
-def _tie_break(ties: list[int], count: int, rng) -> int:
-    """The tie (an index into `count` moves, in increasing order) of the highest of one rng.random() per move:
-    the draws before the first tie and after the last are skipped (`rng` is a random.Random, the search's
-    FastRng, whose getrandbits(64) takes the two 32-bit words of its Mersenne Twister that random() takes)."""
-    if len(ties) == 1:  # every draw skipped
-        rng.getrandbits(64 * count)
-        return ties[0]
-    first, last = ties[0], ties[-1]
-    rng.getrandbits(64 * first)
-    draws = [0.0] * first + _draws(rng, last + 1 - first)  # indexed by move
-    rng.getrandbits(64 * (count - 1 - last))
-    chosen, best = first, draws[first]  # a loop: max with a key costs more below about 50 ties (8 a mean)
-    for tie in ties:
-        if draws[tie] > best:
-            best, chosen = draws[tie], tie
-    return chosen
-
-
-def _draws(rng, count: int) -> list[float]:
-    """rng.random() `count` times (starmap calls it from C: a Swap at four seats draws hundreds)."""
-    return list(starmap(rng.random, repeat((), count)))

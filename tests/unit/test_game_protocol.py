@@ -1,13 +1,15 @@
 """Every game module has the protocol's shape, in the protocol's order, and behaves as a decider."""
 import inspect
 import json
+import random
+from collections import Counter
 
 import pytest
 
 from domain import match
 from domain.errors import IllegalMove
 from domain.games import GAMES
-from domain.protocol import Game
+from domain.protocol import Game, highest
 from domain.rng import Rng
 from tests.support.games import random_match
 
@@ -97,3 +99,24 @@ def test_a_determinized_state_shows_the_seat_exactly_its_view_and_plays_on(game)
             assert game.view(sample, seat) == seen
             actor = game.to_act(sample)[0]
             game.decide(sample, actor, pick.choice(game.legal_moves(sample, actor)), Rng.derive("x", "y"))
+
+
+class NoDraws:
+    def random(self) -> float:
+        raise AssertionError("drew a number without a tie")
+
+
+def test_greedy_s_highest_value_draws_nothing_when_one_move_is_best():
+    assert highest([0.5, 2.0, -1.0, 1.5], NoDraws()) == 1
+    assert highest([3], NoDraws()) == 0
+
+
+def test_a_tie_for_the_highest_value_goes_to_each_tied_move_alike_by_one_draw():
+    rng, after_one_draw, chosen = random.Random(7), random.Random(), Counter()
+    for _ in range(3000):
+        after_one_draw.setstate(rng.getstate())
+        after_one_draw.random()
+        chosen[highest([1, 4, 2, 4, 4, 0], rng)] += 1
+        assert rng.getstate() == after_one_draw.getstate()
+    assert set(chosen) == {1, 3, 4}
+    assert all(900 < count < 1100 for count in chosen.values()), chosen

@@ -17,7 +17,9 @@ PINNED = {  # (game, players, its options as JSON): the digest
     ("mantis", 2, "{}"): "3d08364af311f2e31bf6d05524ed5c69905865b5d89a1f610744289675a6389e",
     ("mantis", 3, "{}"): "1723270cac1321e554eff165105512a6fcdef9dfafcf2dfa21ce4188a2843520",
     ("blockers", 2, "{}"): "80c6cdaf40ecd51a7cd0f11f3a8498b74bb07575d082676bfeed2548b8429777",
-    ("9stax", 3, "{}"): "9507222717105fdbadd8d6f758ccc1c5298376fc78f05a6f18a2f4cea6c07400",
+    # 9STAX pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw among the tied
+    # (protocol.highest), not one draw a legal move; the same choice in law, one number instead of hundreds
+    ("9stax", 3, "{}"): "73f352f539b6d18f4c7d086659de3766ea4f7624c697d6f2cd47e0991e58e0de",
     ("flipout", 2, "{}"): "6b8d91d4f8646c13324ccf2926c76286b9bc0a68233e5088a1790524ca7713b4",
     ("flipout", 5, "{}"): "84b166f749ab33ed83a46e994c82f31594bb7f7c033675eb939fb9d95961047a",
     # pinned on 2026-11-28 with FlipOut greedy's tuned token_deck (tokens spent at once: docs/bots.md)
