@@ -440,5 +440,12 @@ def chance(totals: list[int], seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    from domain.simulations.blockers import FastSimulation  # here, not at the top: it builds on this module
-    return FastSimulation(state)
+    return _fast_simulation()(state)
+
+
+@cache
+def _fast_simulation() -> type[Simulation]:
+    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
+    a move of a fast playout (a search builds a simulation a playout)."""
+    from domain.simulations.blockers import FastSimulation
+    return FastSimulation

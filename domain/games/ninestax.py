@@ -17,6 +17,7 @@ Stacks are positions: a Swap leaves every seat holding the same position (so it 
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
 from collections import Counter
+from functools import cache
 from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, highest, list_of, named,
@@ -891,5 +892,12 @@ def chance(left: list[int], seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    from domain.simulations.ninestax import FastSimulation  # here, not at the top: it builds on this module
-    return FastSimulation(state)
+    return _fast_simulation()(state)
+
+
+@cache
+def _fast_simulation() -> type[Simulation]:
+    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
+    a move of a fast playout (a search builds a simulation a playout)."""
+    from domain.simulations.ninestax import FastSimulation
+    return FastSimulation
