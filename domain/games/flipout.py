@@ -12,8 +12,8 @@ from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
-from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, Seen, ViewField, list_of, named, next_seat,
-                             nullable, one_of, parse_move, record, require, required, started, validate_options,
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, Seen, ViewField, highest, list_of, named,
+                             next_seat, nullable, one_of, parse_move, record, require, required, started, validate_options,
                              win_share)
 from domain.simulation import Simulation
 
@@ -712,20 +712,13 @@ def greedy(view: dict, seat: int, moves: list[dict], rng, weights: SetWeights = 
     every = _legal(faces, faces, seat, True, True)  # a seat's moves depend only on the faces it sees
     values = _greedy_values(faces, seat, view["actions_left"], view["deck"]["count"], every, weights)
     value_of = {_as_tuple(move): value for move, value in zip(every, values)}
-    return moves[_best([value_of[_as_tuple(move)] for move in moves], rng)]
+    return moves[highest([value_of[_as_tuple(move)] for move in moves], rng)]
 
 
 def _faces_seen(holders: list[list], seat: int) -> list[tuple]:
     """Each holder as this seat sees it: its own inner faces, the others' outer faces."""
     return [tuple(card["inner" if owner == seat else "outer"] for card in cards)
             for owner, cards in enumerate(holders)]
-
-
-def _best(values: list[float], rng) -> int:
-    """The index of the highest value, ties broken at random: one rng.random() per move, the highest wins."""
-    draws = [rng.random() for _ in values]
-    top = max(values)
-    return max((index for index, value in enumerate(values) if value == top), key=draws.__getitem__)
 
 
 _CHANGES = ("flip", "switch", "swap1", "swap2")  # _legal lists these first

@@ -8,7 +8,7 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple, TypedDict
 
-from domain.protocol import (INTEGER, Field, GameInfo, Option, Seen, ViewField, check_player_count, list_of,
+from domain.protocol import (INTEGER, Field, GameInfo, Option, Seen, ViewField, check_player_count, highest, list_of,
                              next_seat, named, nullable, one_of, parse_move, record, require, started,
                              validate_options, win_share)
 from domain.simulation import Simulation
@@ -250,7 +250,7 @@ def greedy(view: dict, seat: int, moves: list[dict], rng, weights: FlipWeights =
         return flip_value(move["action"] == "score", sum(1 for g in gains if g), sum(gains), len(gains), two_players,
                           weights)
 
-    return max(moves, key=lambda m: (value(m), rng.random()))
+    return moves[highest([value(move) for move in moves], rng)]
 
 
 def flip_value(scoring: bool, hits: int, moved: int, fronts: int, two_players: bool,

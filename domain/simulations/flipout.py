@@ -18,7 +18,7 @@ from itertools import combinations, permutations
 
 from domain.games.flipout import (ACTIONS_PER_TURN, COLOURS, GREEDY_WEIGHTS, HOLDER_SIZE, SET, SET_SIZES, SPEND,
                                   _legal, chance, find_run, outcome_of_piles)
-from domain.protocol import next_seat
+from domain.protocol import next_seat, tie_break
 from domain.simulation import Simulation
 
 PLACES = range(HOLDER_SIZE)
@@ -376,7 +376,7 @@ class FastSimulation(Simulation):
     # --- greedy -----------------------------------------------------------------------------------------
     def _greedy(self, rng) -> int:
         """flipout.greedy's choice for the seat to act (its index), with its rng draws."""
-        moves, count = self._later(), self.move_count(self.turn)
+        moves = self._later()
         takes = []  # (value, index) of each set to take
         if moves.score is not None:
             takes.append((SET + SCORE_OVER_SWIPE + RUN_SIZES[self.inner[self.turn]], moves.score))
@@ -385,8 +385,8 @@ class FastSimulation(Simulation):
             takes.append((SPEND, moves.token))  # (a token otherwise weighs less than any move)
         if takes:  # taken: no other move is weighed against a set
             top = max(value for value, _ in takes)
-            return _pick([index for value, index in takes if value == top], count, rng)
-        return _pick(self._best_changes(moves), count, rng)
+            return tie_break([index for value, index in takes if value == top], rng)
+        return tie_break(self._best_changes(moves), rng)
 
     def _best_changes(self, moves: _Moves) -> list[int]:
         """The indices of the best moves that change holders, when no set can be taken (so only the holders
@@ -508,15 +508,3 @@ class FastSimulation(Simulation):
             if find_run(_faces(self.inner[owner], size)):
                 self.piles[owner] += self._taken(owner, False)
         self.end = {"reason": reason, "seat": short}
-
-
-def _pick(ties: list[int], count: int, rng) -> int:
-    """flipout._best's choice among the moves of the top value: one rng.random() per legal move, the tie of
-    the highest draw wins. One tie needs no draw's value, only as many draws: `rng` is a random.Random (the
-    search's FastRng), whose getrandbits(64) takes the two 32-bit words of its Mersenne Twister that
-    random() takes."""
-    if len(ties) == 1:
-        rng.getrandbits(64 * count)
-        return ties[0]
-    draws = [rng.random() for _ in range(count)]
-    return max(ties, key=draws.__getitem__)

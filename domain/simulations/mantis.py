@@ -13,6 +13,7 @@ asked (a playout asks at most once, at its cap), so a move here changes only the
 from collections import Counter
 
 from domain.games import mantis as rules
+from domain.protocol import tie_break
 from domain.simulation import Simulation
 
 DECK = rules.build_deck("classic")
@@ -112,7 +113,7 @@ class FastSimulation(Simulation):
 
     def greedy(self, seat: int, rng) -> dict:
         return self._move(seat, greedy_owner(self._top, seat, self._others[seat], self._where, self._keys, self._values,
-                                             rng.random))
+                                             rng))
 
     def play(self, seat: int, move: dict, rng) -> None:
         self._flips(1, 0.0, set(), rng, seat if move["action"] == "score" else move["target"])
@@ -139,7 +140,7 @@ class FastSimulation(Simulation):
             else:
                 seats.add(seat)
                 if greedy_share >= 1 or greedy_share and random() < greedy_share:
-                    owner = greedy_owner(top, seat, others_of[seat], where, keys, values, random)
+                    owner = greedy_owner(top, seat, others_of[seat], where, keys, values, rng)
                 else:  # rng.below(players)
                     owner = getrandbits(bits)
                     while owner >= players:
@@ -197,10 +198,9 @@ class FastSimulation(Simulation):
         return {"action": "score"} if owner == seat else {"action": "steal", "target": owner}
 
 
-def greedy_owner(top: int, seat: int, others: tuple, where: list, keys: list, values: dict, random) -> int:
-    """rules.greedy's choice, as the owner of the tank flipped into: the value of each legal move, then a
-    draw, in the moves' order (a score, then a steal from each of the `others`); the first of the highest
-    (value, draw)."""
+def greedy_owner(top: int, seat: int, others: tuple, where: list, keys: list, values: dict, rng) -> int:
+    """rules.greedy's choice, as the owner of the tank flipped into: protocol.highest over the value of each
+    legal move, in the moves' order (a score, then a steal from each of the `others`)."""
     packed, fronts = keys[FRONT[top]], 1  # every seat's key, a field each; the top card lies in the draw pile
     for card, front in MATES[top]:
         lies = where[card]
@@ -208,9 +208,11 @@ def greedy_owner(top: int, seat: int, others: tuple, where: list, keys: list, va
             packed += keys[front]
             fronts += 1
     steal, score = values[fronts]
-    best, best_value, best_draw = seat, score[packed >> SHIFTS[seat] & KEY_MASK], random()
+    best, best_value, ties = seat, score[packed >> SHIFTS[seat] & KEY_MASK], None  # ties listed once two
     for owner in others:
-        value, draw = steal[packed >> SHIFTS[owner] & KEY_MASK], random()
-        if value > best_value or (value == best_value and draw > best_draw):
-            best, best_value, best_draw = owner, value, draw
-    return best
+        value = steal[packed >> SHIFTS[owner] & KEY_MASK]
+        if value > best_value:
+            best, best_value, ties = owner, value, None
+        elif value == best_value:
+            ties = (ties or [best]) + [owner]
+    return best if ties is None else tie_break(ties, rng)

@@ -17,13 +17,14 @@ PINNED = {  # (game, players, its options as JSON): the digest
     ("mantis", 2, "{}"): "3d08364af311f2e31bf6d05524ed5c69905865b5d89a1f610744289675a6389e",
     ("mantis", 3, "{}"): "1723270cac1321e554eff165105512a6fcdef9dfafcf2dfa21ce4188a2843520",
     ("blockers", 2, "{}"): "80c6cdaf40ecd51a7cd0f11f3a8498b74bb07575d082676bfeed2548b8429777",
-    # 9STAX pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw among the tied
-    # (protocol.highest), not one draw a legal move; the same choice in law, one number instead of hundreds
+    # 9STAX and FlipOut pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw among the
+    # tied (protocol.highest), not one draw a legal move; the same choice in law, one number instead of
+    # hundreds (Mantis's greedy too, whose pinned matches above met no tie, so kept their digests)
     ("9stax", 3, "{}"): "73f352f539b6d18f4c7d086659de3766ea4f7624c697d6f2cd47e0991e58e0de",
-    ("flipout", 2, "{}"): "6b8d91d4f8646c13324ccf2926c76286b9bc0a68233e5088a1790524ca7713b4",
-    ("flipout", 5, "{}"): "84b166f749ab33ed83a46e994c82f31594bb7f7c033675eb939fb9d95961047a",
-    # pinned on 2026-11-28 with FlipOut greedy's tuned token_deck (tokens spent at once: docs/bots.md)
-    ("flipout", 2, '{"tokens": true}'): "d078afc88fe92981150481e4107ea660ed2a1d182ca964637f7e08e96128a6f6",
+    ("flipout", 2, "{}"): "68463ce9cea73eee5cf56c7fcbad2cbb171660ab4b14175c8ffdce5c4af40a22",
+    ("flipout", 5, "{}"): "a390d2a36bc42e8e9cde8abad1749076d01b5438093438c88e3f911036229924",
+    # with FlipOut greedy's tuned token_deck (tokens spent at once: docs/bots.md)
+    ("flipout", 2, '{"tokens": true}'): "06faf6057621d1e05c70fc7e34a47f99dac8c782918020e9aab513ebee7c676f",
 }
 
 
