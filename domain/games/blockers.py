@@ -10,8 +10,9 @@ from collections import Counter, defaultdict
 from functools import cache
 from typing import NamedTuple
 
-from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Seen, ViewField, keyed, list_of, named, next_seat,
-                             nullable, one_of, parse_move, record, require, started, validate_options, win_share)
+from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Seen, ViewField, highest, keyed, list_of, named,
+                             next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
+                             win_share)
 from domain.simulation import Simulation
 
 # --- components -------------------------------------------------------------------------------------
@@ -365,9 +366,8 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
 
 class TakeWeights(NamedTuple):
     """What greedy weighs in a take: the cards left matching the one taken (its next stack top), those my
-    next turn reaches with the hand I keep and all of them. Whole numbers, since the search's simulation
-    skips a take weighing less than the best before its tie-break draw, which adds under 1 (bench/bots.py
-    tunes them by self-play as `greedy[next_turn=200]`, in hundredths: docs/bots.md "Greedy's weights")."""
+    next turn reaches with the hand I keep and all of them (bench/bots.py tunes them by self-play as
+    `greedy[next_turn=200]`, in hundredths: docs/bots.md "Greedy's weights")."""
     next_turn: int = 2
     left: int = 1
 
@@ -385,8 +385,8 @@ def greedy(view: dict, seat: int, moves: list[dict], rng, weights: TakeWeights =
         def value(move: dict) -> float:
             left = matching[move["place"]]  # the cards left that match the one taken, my next stack top
             next_turn = len(left & _reach(tuple(h for h in hand if h != move["hand_card"])))
-            return weights.next_turn * next_turn + weights.left * len(left) + rng.random() * 0.5
-        return max(moves, key=value)
+            return weights.next_turn * next_turn + weights.left * len(left)
+        return moves[highest([value(move) for move in moves], rng)]
     kicker = view["kickers"][seat]
     if {"action": "kicker"} in moves and _opens_takes(grid, hand, kicker):
         return {"action": "kicker"}

@@ -11,6 +11,7 @@ only when asked for. Every move, the interface's and a playout's, is played by o
 from random import Random
 
 from domain.games import blockers as rules
+from domain.protocol import tie_break
 from domain.simulation import Simulation
 
 Move = tuple[int, int, int]  # (hand card, place, the place's bit), or PASS or KICKER
@@ -172,11 +173,7 @@ class FastSimulation(Simulation):
 
     def greedy(self, seat: int, rng) -> dict:
         moves = self._listed(seat)
-        if len(moves) > 1:
-            return self._offer(self._greedy_choice(rng))
-        if moves[0] is not PASS:
-            rng.random()  # the engine's greedy weighs a lone take too, drawing its tie-break
-        return self._offer(moves[0])
+        return self._offer(self._greedy_choice(rng) if len(moves) > 1 else moves[0])
 
     def play(self, seat: int, move: dict, rng) -> None:
         offered, known = self._offered
@@ -256,26 +253,24 @@ class FastSimulation(Simulation):
             elif asked or greedy_share >= 1 or greedy_share and random() < greedy_share:
                 if moves[0] is PASS:
                     move = self._kicker_or_pass(seat)
-                else:  # rules.greedy's take: the first of the best values, as max gives it
+                else:  # rules.greedy's take: protocol.highest of the takes' weights
                     others_reach = OTHERS_REACH[HAND_BIT[first] | HAND_BIT[second] | HAND_BIT[third]
                                                 | HAND_BIT[fourth]]
-                    best_weight, best_value = -1, -1.0
+                    best_weight, ties = -1, None  # the ties listed only once there are two
                     for take in moves:
                         hand_card, place, bit = take
                         colour, shape = grid[place]
                         left = (masks[colour] | masks[shape]) - bit  # the taken card's own bit is set
                         # the cards left matching the taken one (its next top) that the rest of the hand
-                        # reaches and all of them, weighed by whole numbers; the value adds half a tie-break
-                        # draw, under 1, so a take weighing less than the best cannot win: its draw is drawn
-                        # and not added
+                        # reaches and all of them
                         weight = (next_turn_weight * (left & others_reach[hand_card]).bit_count()
                                   + left_weight * left.bit_count())
-                        if weight < best_weight:
-                            random()
-                            continue
-                        value = random() * 0.5 + weight  # the engine's int + float: float addition commutes
-                        if value > best_value:
-                            move, best_weight, best_value = take, weight, value
+                        if weight > best_weight:
+                            move, best_weight, ties = take, weight, None
+                        elif weight == best_weight:
+                            ties = (ties or [move]) + [take]
+                    if ties is not None:
+                        move = tie_break(ties, rng)
                 if asked:
                     self._chosen = move
                     return 0

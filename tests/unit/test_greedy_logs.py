@@ -16,10 +16,11 @@ PINNED = {  # (game, players, its options as JSON): the digest
     # Mantis pinned again on 2026-11-28, deliberately: its greedy's weights were tuned (docs/bots.md)
     ("mantis", 2, "{}"): "3d08364af311f2e31bf6d05524ed5c69905865b5d89a1f610744289675a6389e",
     ("mantis", 3, "{}"): "1723270cac1321e554eff165105512a6fcdef9dfafcf2dfa21ce4188a2843520",
-    ("blockers", 2, "{}"): "80c6cdaf40ecd51a7cd0f11f3a8498b74bb07575d082676bfeed2548b8429777",
-    # 9STAX and FlipOut pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw among the
-    # tied (protocol.highest), not one draw a legal move; the same choice in law, one number instead of
-    # hundreds (Mantis's greedy too, whose pinned matches above met no tie, so kept their digests)
+    # Blockers, 9STAX and FlipOut pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw
+    # among the tied (protocol.highest), not one draw a legal move (Blockers: half a draw added to each
+    # take's whole-number weight); the same choice in law, one number instead of hundreds (Mantis's greedy
+    # too, whose pinned matches above met no tie, so kept their digests)
+    ("blockers", 2, "{}"): "30ed6b714ce1f4c0f46989a5fead06d1eb020f1656c3be13f58c7274efb54a8d",
     ("9stax", 3, "{}"): "73f352f539b6d18f4c7d086659de3766ea4f7624c697d6f2cd47e0991e58e0de",
     ("flipout", 2, "{}"): "68463ce9cea73eee5cf56c7fcbad2cbb171660ab4b14175c8ffdce5c4af40a22",
     ("flipout", 5, "{}"): "a390d2a36bc42e8e9cde8abad1749076d01b5438093438c88e3f911036229924",
