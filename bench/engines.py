@@ -10,7 +10,9 @@ The loops, each playing from a fresh deal to the end:
 - greedy simulation: the same playout on the game's simulation;
 - "x engine" compares each simulation row with the engine row of its kind (random, greedy); "x before" with
   what a search's playouts ran on when issue #27 was filed: random moves through domain.match, greedy ones
-  on the reference simulation (the issue's goal is 10x in both);
+  on the reference simulation (the issue's goal is 10x in both); that simulation plays today's rules, whose
+  greedy has drawn one number a tie instead of one a legal move since (a 9STAX greedy playout at 2 players:
+  5.8% fewer instructions), so a ratio against the filed greedy would read higher;
 - reference (Mantis only): the fastest reasonable pure-Python loop of the same rules, written here: no events,
   colours as small integers, tanks as counts per colour, random.shuffle for the deal.
 Rates are per second of this process's CPU time (time.process_time), not of the wall clock: on a shared

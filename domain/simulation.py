@@ -58,7 +58,7 @@ class Simulation:
             actor = actors[0]
             seats.add(actor)
             count = self.move_count(actor)
-            if count > 1 and (greedy_share >= 1 or greedy_share and rng.random() < greedy_share):
+            if count > 1 and greedy_share and (greedy_share >= 1.0 or rng.random() < greedy_share):
                 move = self.greedy(actor, rng)
             else:
                 move = self.move(actor, rng.below(count) if count > 1 else 0)

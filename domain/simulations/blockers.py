@@ -250,7 +250,7 @@ class FastSimulation(Simulation):
                 move, first_move = first_move, None
             elif count == 1:
                 move = moves[0]
-            elif asked or greedy_share >= 1 or greedy_share and random() < greedy_share:
+            elif asked or greedy_share and (greedy_share >= 1.0 or random() < greedy_share):
                 if moves[0] is PASS:
                     move = self._kicker_or_pass(seat)
                 else:  # rules.greedy's take: protocol.highest of the takes' weights

@@ -360,7 +360,7 @@ class FastSimulation(Simulation):
             seat = self.turn
             seats.add(seat)
             count = self.move_count(seat)
-            if count > 1 and (greedy_share >= 1 or greedy_share and rng.random() < greedy_share):
+            if count > 1 and greedy_share and (greedy_share >= 1.0 or rng.random() < greedy_share):
                 index = self._greedy(rng)
             else:
                 index = rng.below(count) if count > 1 else 0

@@ -139,7 +139,7 @@ class FastSimulation(Simulation):
                 owner = chosen
             else:
                 seats.add(seat)
-                if greedy_share >= 1 or greedy_share and random() < greedy_share:
+                if greedy_share and (greedy_share >= 1.0 or random() < greedy_share):
                     owner = greedy_owner(top, seat, others_of[seat], where, keys, values, rng)
                 else:  # rng.below(players)
                     owner = getrandbits(bits)

@@ -401,7 +401,7 @@ class FastSimulation(Simulation):
             playable = len(plays)
             if playable + can_draw < 2:
                 index = 0
-            elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
+            elif greedy_share and (greedy_share >= 1.0 or rng.random() < greedy_share):
                 index = self._greedy_play(seat, stack, plays, can_draw, rng)
             else:
                 index = rng.below(playable + can_draw)
@@ -417,7 +417,7 @@ class FastSimulation(Simulation):
         """play_out's move in a step of two moves (_list_moves' pair, without listing it): a matching drawn card's
         (play it or keep it) or a hit's (use the Immunity tile, or accept it)."""
         step = self._step
-        if greedy_share >= 1 or greedy_share and rng.random() < greedy_share:  # protocol.highest of (value, 0)
+        if greedy_share and (greedy_share >= 1.0 or rng.random() < greedy_share):  # protocol.highest of (value, 0)
             value = self._pair_value(seat)
             second = 1 if value < 0 else 0 if value > 0 else tie_break(BOTH, rng)
         else:
@@ -431,7 +431,7 @@ class FastSimulation(Simulation):
         count = len(moves)
         if count == 1:
             move = moves[0]
-        elif greedy_share >= 1 or greedy_share and rng.random() < greedy_share:
+        elif greedy_share and (greedy_share >= 1.0 or rng.random() < greedy_share):
             move = moves[self._greedy(seat, moves, rng)]
         else:
             move = moves[rng.below(count)]
