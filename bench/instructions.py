@@ -9,7 +9,7 @@ excluded, as engines.py excludes it from its timing). "x before" is the ratio en
 playouts on the simulation against random ones through domain.match, greedy ones on the simulation against
 greedy ones on the reference simulation (what a search's playouts ran on when issue #27 was filed).
 Instructions are not time (a dict lookup and an int add differ in cycles): a ratio of them follows the ratio
-of times of the same kind of code only roughly (docs/bots.md: two greedy rows read 6-12% lower by the clock),
+of times of the same kind of code only roughly (docs/bots.md: greedy rows read up to 14% lower by the clock),
 so bench/engines.py stays the clock's figure.
 Needs valgrind (Debian: apt-get install valgrind); PYTHONHASHSEED is fixed, so a count repeats within 0.1%.
 
