@@ -7,6 +7,7 @@ A turn is `take` (play a hand card, take a matching card of its area onto your s
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -444,7 +445,7 @@ def simulation(state: dict) -> Simulation:
 
 
 @cache
-def _fast_simulation() -> type[Simulation]:
+def _fast_simulation() -> Callable[[dict], Simulation]:
     """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
     a move of a fast playout (a search builds a simulation a playout)."""
     from domain.simulations.blockers import FastSimulation

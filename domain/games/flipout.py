@@ -8,6 +8,7 @@ Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
 from collections import Counter
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
@@ -843,7 +844,7 @@ def simulation(state: dict) -> Simulation:
 
 
 @cache
-def _fast_simulation() -> type[Simulation]:
+def _fast_simulation() -> Callable[[dict], Simulation]:
     """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
     a move of a fast playout (a search builds a simulation a playout)."""
     from domain.simulations.flipout import FastSimulation

@@ -4,6 +4,7 @@ A card is {"back": [three colours], "front": colour}; the back of the draw pile'
 A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
 """
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 from typing import NamedTuple, TypedDict
@@ -309,7 +310,7 @@ def simulation(state: dict) -> Simulation:
 
 
 @cache
-def _fast_simulation() -> type[Simulation]:
+def _fast_simulation() -> Callable[[dict], Simulation]:
     """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
     a move of a fast playout (a search builds a simulation a playout)."""
     from domain.simulations.mantis import FastSimulation

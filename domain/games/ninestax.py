@@ -17,6 +17,7 @@ Stacks are positions: a Swap leaves every seat holding the same position (so it 
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -896,7 +897,7 @@ def simulation(state: dict) -> Simulation:
 
 
 @cache
-def _fast_simulation() -> type[Simulation]:
+def _fast_simulation() -> Callable[[dict], Simulation]:
     """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
     a move of a fast playout (a search builds a simulation a playout)."""
     from domain.simulations.ninestax import FastSimulation
