@@ -707,7 +707,11 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
     (recall), every card the seat has seen lies where it saw it go, and the cards of each reshuffle are
     what the discard pile held then."""
     if memory:
-        return _dealt_tokens(memory, rng)
+        for _ in range(DEAL_ATTEMPTS):
+            world = _dealt_tokens(memory, rng)
+            if world:
+                return world
+        raise ValueError("no world dealt holds every card this seat saw drawn from a reshuffle")
     unseen = _unseen_cards(view)
     rng.shuffle(unseen)
     deal_next = iter(unseen)
@@ -724,11 +728,16 @@ def determinize(view: dict, seat: int, rng, memory: dict | None = None) -> dict:
             "reveal": view["reveal"], "pending": pending, "winners": view["winners"]}
 
 
-def _dealt_tokens(memory: dict, rng) -> dict:
+DEAL_ATTEMPTS = 100  # _dealt_tokens tries before determinize gives up (about one deal in 2,000 fails once)
+
+
+def _dealt_tokens(memory: dict, rng) -> dict | None:
     """The remembered state with every token dealt a card of its pool that nothing seen accounts for: the
     deal's pool first (the whole deck), then each reshuffle's (its contents, their tokens dealt by then; a
     card seen drawn from a reshuffle that no card seen in its contents accounts for is dealt to one of
-    their tokens first)."""
+    their tokens first). None when it finds no such token: the cards dealt to an earlier pool's tokens, or
+    to this pool's earlier ones, took the copies it needed (the pools are dealt one after the other, not
+    jointly), so determinize deals again."""
     unseen: list[list[dict]] = []  # per pool, its cards no one has been seen to take, in random order; a token takes the last
 
     def dealt(entry: dict) -> dict:
@@ -742,7 +751,9 @@ def _dealt_tokens(memory: dict, rng) -> dict:
             rng.shuffle(tokens)
             cards = list(cards)
             for key in consumed.elements():
-                index = next(i for i in tokens if key in map(_key, unseen[cards[i]["from"]]))
+                index = next((i for i in tokens if key in map(_key, unseen[cards[i]["from"]])), None)
+                if index is None:
+                    return None
                 tokens.remove(index)
                 source = unseen[cards[index]["from"]]
                 cards[index] = source.pop(next(i for i, c in enumerate(source) if _key(c) == key))

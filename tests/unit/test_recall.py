@@ -30,6 +30,13 @@ def positions(game_id: str, players: int, seed: int, every: int):
             yield state["game_state"], seat, memory, sample
 
 
+def test_a_9stax_world_is_dealt_again_when_a_reshuffle_s_tokens_took_the_copies_a_later_one_needs():
+    """Found by the test below: at 4 players, seed 1432912, the tokens of the first reshuffle are dealt the
+    last unseen red 6 and red Swap, and the second, which was seen to give both, holds one token of the first."""
+    for truth, seat, memory, sample in positions("9stax", 4, 1432912, every=4):
+        ninestax_agrees(truth, seat, memory, sample)
+
+
 @pytest.mark.parametrize("game_id,players", SIZES)
 @settings(max_examples=3, deadline=None)
 @for_all(seed=st.integers(0, 2**32))
