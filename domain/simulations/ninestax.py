@@ -456,7 +456,10 @@ class FastSimulation(Simulation):
 
     def _swap(self, seat, rng, action, first_seat, first_stack, second_seat, second_stack):
         self._pair = (first_seat, first_stack), (second_seat, second_stack)
-        self._open_window(seat, "swap", sorted({first_seat, second_seat} - {seat}), rng)
+        hit = [] if first_seat == seat else [first_seat]  # the owners but the swapper, in order (first <= second)
+        if second_seat != seat and second_seat != first_seat:
+            hit.append(second_seat)
+        self._open_window(seat, "swap", hit, rng)
 
     def _peek(self, seat, rng, action, target, stack):
         self._target, self._stack = target, stack
