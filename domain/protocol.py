@@ -297,7 +297,8 @@ def highest(values: Sequence[float], rng) -> int:
 
 
 def tie_break(ties: Sequence[T], rng) -> T:
-    """One of the tied moves (indices in increasing order, or the moves in their order): the only one, else one drawn uniformly by a single
-    rng.random(). A move without a tie draws nothing, so a greedy that values hundreds of moves (a 9STAX Swap)
-    costs no draw a move, and a fast simulation that finds the ties from tables draws as the rules do."""
+    """One of the tied moves (indices in increasing order, or the moves in their order): the only one, else one
+    drawn uniformly by a single rng.random(). A choice without a tie draws nothing, so a greedy that values
+    hundreds of moves (a 9STAX Swap) costs no draw a move, and a fast simulation that finds the ties from its
+    tables draws as the rules do."""
     return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
