@@ -133,9 +133,9 @@ def rates(loops: list[tuple], seconds: float, slices: int = 6) -> list[tuple[flo
     """(playouts/s, moves/s) of each loop, a pair (deal, play): deal(number) -> a start, dealt outside the timed
     part (a search plays out from samples it deals cheaply, not from the match's HMAC-seeded deal); play(start,
     pick) -> the moves played, pick a FastRng seeded outside the timed part too (a search seeds one for all
-    its playouts; seeding a Mersenne Twister costs about 4 us, a tenth of a fast Mantis playout), timed over about `seconds` of this process's CPU time, the loops taking turns in
-    `slices` slices each, so that a change in the machine's load falls on all of them alike. Each loop plays
-    the same deals in the same order."""
+    its playouts; seeding a Mersenne Twister costs about 4 us, a tenth of a fast Mantis playout), timed over
+    about `seconds` of this process's CPU time, the loops taking turns in `slices` slices each, so that a change
+    in the machine's load falls on all of them alike. Each loop plays the same deals in the same order."""
     counts = [[0, 0, 0.0] for _ in loops]  # games, moves, CPU seconds
     for _ in range(slices):
         for (deal, play), count in zip(loops, counts):

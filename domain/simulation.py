@@ -11,6 +11,9 @@ nothing, as a playout only ever plays those. `play_out` is a search's whole play
 run it on a state and moves of its own, drawing from the rng exactly as this one does, so that a playout
 ends the same on every simulation of a game.
 """
+from collections.abc import Callable
+from functools import cache
+from importlib import import_module
 
 
 class Simulation:
@@ -71,3 +74,11 @@ class Simulation:
     def evaluate(self, seat: int) -> float:
         """The game's evaluate of the state for the seat: how a search scores a playout cut short."""
         return self.rules.evaluate(self.state(), seat)
+
+
+@cache
+def fast_simulation(module: str) -> Callable[[dict], Simulation]:
+    """The FastSimulation of a game's fast simulation module, imported at the first call, not when the game
+    module loads (the fast module builds on it), and once: an import statement costs more than a move of a
+    fast playout, and a search builds a simulation a playout."""
+    return import_module(module).FastSimulation

@@ -7,14 +7,13 @@ A turn is `take` (play a hand card, take a matching card of its area onto your s
 The whole match (as many games as seats) is one state; every game starts with a `dealt` event.
 """
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Seen, ViewField, highest, keyed, list_of, named,
                              next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
                              win_share)
-from domain.simulation import Simulation
+from domain.simulation import Simulation, fast_simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -441,12 +440,4 @@ def chance(totals: list[int], seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    return _fast_simulation()(state)
-
-
-@cache
-def _fast_simulation() -> Callable[[dict], Simulation]:
-    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
-    a move of a fast playout (a search builds a simulation a playout)."""
-    from domain.simulations.blockers import FastSimulation
-    return FastSimulation
+    return fast_simulation("domain.simulations.blockers")(state)

@@ -8,15 +8,14 @@ Places in a holder are numbered 0-5 from the owner's left. A turn is 2 actions (
 an action is one move. Every card a seat learns about is in the event that shows it, redacted per seat.
 """
 from collections import Counter
-from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 from domain.protocol import (BOOLEAN, INTEGER, Field, GameInfo, Option, Seen, ViewField, highest, list_of, named,
-                             next_seat, nullable, one_of, parse_move, record, require, required, started, validate_options,
-                             win_share)
-from domain.simulation import Simulation
+                             next_seat, nullable, one_of, parse_move, record, require, required, started,
+                             validate_options, win_share)
+from domain.simulation import Simulation, fast_simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -840,12 +839,4 @@ def chance(pile_sizes: list[int], seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    return _fast_simulation()(state)
-
-
-@cache
-def _fast_simulation() -> Callable[[dict], Simulation]:
-    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
-    a move of a fast playout (a search builds a simulation a playout)."""
-    from domain.simulations.flipout import FastSimulation
-    return FastSimulation
+    return fast_simulation("domain.simulations.flipout")(state)

@@ -4,15 +4,13 @@ A card is {"back": [three colours], "front": colour}; the back of the draw pile'
 A turn is `score` (flip the top card into your own tank) or `steal` (flip it into another seat's tank).
 """
 from collections import Counter
-from collections.abc import Callable
-from functools import cache
 from itertools import combinations
 from typing import NamedTuple, TypedDict
 
 from domain.protocol import (INTEGER, Field, GameInfo, Option, Seen, ViewField, check_player_count, highest, list_of,
                              next_seat, named, nullable, one_of, parse_move, record, require, started,
                              validate_options, win_share)
-from domain.simulation import Simulation
+from domain.simulation import Simulation, fast_simulation
 
 # --- components -------------------------------------------------------------------------------------
 class Edition(TypedDict):
@@ -306,12 +304,4 @@ def chance(scores: list[int], target: int, seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    return _fast_simulation()(state)
-
-
-@cache
-def _fast_simulation() -> Callable[[dict], Simulation]:
-    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
-    a move of a fast playout (a search builds a simulation a playout)."""
-    from domain.simulations.mantis import FastSimulation
-    return FastSimulation
+    return fast_simulation("domain.simulations.mantis")(state)

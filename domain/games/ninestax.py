@@ -17,14 +17,12 @@ Stacks are positions: a Swap leaves every seat holding the same position (so it 
 arrived), and a Reveal reveals a position (so the stack that moves down into it is revealed).
 """
 from collections import Counter
-from collections.abc import Callable
-from functools import cache
 from typing import NamedTuple
 
-from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, highest, list_of, named,
-                             next_seat, nullable, one_of, parse_move, record, require, started, validate_options,
-                             win_share)
-from domain.simulation import Simulation
+from domain.protocol import (BOOLEAN, INTEGER, STRING, Field, GameInfo, Option, Seen, ViewField, highest, list_of,
+                             named, next_seat, nullable, one_of, parse_move, record, require, started,
+                             validate_options, win_share)
+from domain.simulation import Simulation, fast_simulation
 
 # --- components -------------------------------------------------------------------------------------
 COLOURS = ("red", "green", "blue", "purple")
@@ -904,12 +902,4 @@ def chance(left: list[int], seat: int) -> float:
 
 # --- simulation -------------------------------------------------------------------------------------
 def simulation(state: dict) -> Simulation:
-    return _fast_simulation()(state)
-
-
-@cache
-def _fast_simulation() -> Callable[[dict], Simulation]:
-    """Imported here, not at the top, as it builds on this module; once, as an import statement costs more than
-    a move of a fast playout (a search builds a simulation a playout)."""
-    from domain.simulations.ninestax import FastSimulation
-    return FastSimulation
+    return fast_simulation("domain.simulations.ninestax")(state)

@@ -17,6 +17,7 @@ looping where a comprehension would read better and slicing moves from tables.
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
+
 from domain.games import ninestax as rules
 from domain.protocol import highest, tie_break
 from domain.simulation import Simulation
