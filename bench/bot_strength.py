@@ -13,35 +13,60 @@ The table goes to stdout, and with --out into a document between the markers of 
     .venv/bin/python bench/bot_strength.py --deals 2 --largest-deals 1           # smoke run, minutes
     .venv/bin/python bench/bot_strength.py --out docs/bots.md                     # the figures of docs/bots.md
     .venv/bin/python bench/bot_strength.py --games flipout --against ismcts:level=3
+    .venv/bin/python bench/bot_strength.py --games flipout --largest-deals 0 \
+        --against-account filed:iterations=72,budget_ms=100000                   # the issue's bot, over HTTP
+
+--against-account plays an opponent as a user's bot plays: an account of the run's own, entered in the duplicate
+tournament by its creator's key (docs/tournaments.md), its seats played from the account's feed by cardroom
+bot's client (cli/bot.py) in a thread of this process, with a built-in kind or `filed`, the ismcts bot as issue
+#27 found it (bench/filed_ismcts.py), which the server's workers do not have.
 """
 import argparse
 import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cli.bot import Client  # noqa: E402
+from cli.bot import Bot, Client  # noqa: E402
 from cli.tournament import follow  # noqa: E402
 from common import NO_RATE_LIMITS  # noqa: E402
+from domain.bots import BOTS  # noqa: E402
 from domain.games import GAMES  # noqa: E402
+from filed_ismcts import FILED_KIND  # noqa: E402
 from strength_table import HEADER, markdown_row, move_ms, entrant_row, write  # noqa: E402
 from tests.e2e.conftest import running_service  # noqa: E402
 
 TESTED = 0  # the tested bot is entrant 0, every other entrant the opponent
+ACCOUNT = "opponent"  # the name of --against-account's account
 
 
 def entrant(spec: str, budget_ms: int | None) -> dict:
     """`kind` or `kind:option=value,option=value` as an entrant; --budget-ms goes to every ismcts entrant that
     names no budget of its own."""
-    kind, _, options = spec.partition(":")
-    bot_options = {name: int(value) for name, value in (o.split("=") for o in options.split(",") if o)}
+    kind, bot_options = options_of(spec)
     if kind == "ismcts" and budget_ms is not None:
         bot_options.setdefault("budget_ms", budget_ms)
     return {"bot": kind, **({"bot_options": bot_options} if bot_options else {})}
+
+
+def options_of(spec: str) -> tuple[str, dict]:
+    kind, _, options = spec.partition(":")
+    return kind, {name: int(value) for name, value in (o.split("=") for o in options.split(",") if o)}
+
+
+def account_opponent(base: str, spec: str) -> tuple[Client, dict, str]:
+    """An account of its own, its seats played by a client thread with the bot `spec` names; the client with its
+    key (whose tournaments may enter it), its entrant and its label."""
+    kind, options = options_of(spec)
+    key = Client(base).call("POST", "/v1/accounts", {"name": ACCOUNT, "kind": "bot"})["api_key"]
+    player = Bot(Client(base, key), FILED_KIND if kind == FILED_KIND.id else BOTS[kind], options)
+    threading.Thread(target=player.run, daemon=True).start()  # dies with the run, as the stack does
+    return Client(base, key), {"account": ACCOUNT}, f"{label({'bot': kind, 'bot_options': options})} as an account"
 
 
 def measure(client: Client, game: str, players: int, deals: int, tested: dict, opponent: dict,
@@ -75,6 +100,9 @@ def main() -> None:
     parser.add_argument("--tested", default="ismcts", help="the tested bot, `kind[:option=value,...]`")
     parser.add_argument("--against", action="append",
                         help="an opponent, `kind[:option=value,...]`, repeatable (default: greedy)")
+    parser.add_argument("--against-account", help="an opponent played as the run's own account by a client over "
+                                                  "HTTP, `kind[:option=value,...]`: a built-in bot or `filed` (the "
+                                                  "issue's ismcts); instead of --against, with --largest-deals 0")
     parser.add_argument("--workers", type=int, default=2, help="RQ workers, and matches in play at once")
     parser.add_argument("--out", type=Path, help="write the table here (between the markers, if the file has them)")
     args = parser.parse_args()
@@ -82,18 +110,25 @@ def main() -> None:
     # stack it started (Redis, gunicorn, workers) stops with it
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     tested = entrant(args.tested, args.budget_ms)
-    opponents = [entrant(spec, args.budget_ms) for spec in args.against or ["greedy"]]
+    if args.against_account and (args.against or args.largest_deals):
+        parser.error("an account enters a tournament once, as one opponent: --against-account takes no --against "
+                     "and --largest-deals 0")
     lines = [HEADER]
     print(HEADER, flush=True)
     with running_service(Path(tempfile.mkdtemp(prefix="cardroom-strength-")), WORKERS=str(args.workers),
                          **NO_RATE_LIMITS) as base:
         client = Client(base)
+        opponents = [(opponent, label(opponent)) for opponent in
+                     (entrant(spec, args.budget_ms) for spec in args.against or ["greedy"])]
+        if args.against_account:
+            client, account, name = account_opponent(base, args.against_account)
+            opponents = [(account, name)]
         for game in args.games.split(","):
             tables = ((2, args.deals), (GAMES[game].INFO.max_players, args.largest_deals))
             for players, deals in [(players, deals) for players, deals in tables if deals > 0]:  # 0: skipped
-                for opponent in opponents:
+                for opponent, name in opponents:
                     row, ms, seconds = measure(client, game, players, deals, tested, opponent, args.workers)
-                    lines.append(markdown_row(game, players, f"{label(tested)} vs {label(opponent)}", deals, row,
+                    lines.append(markdown_row(game, players, f"{label(tested)} vs {name}", deals, row,
                                               ms, seconds))
                     print(lines[-1], flush=True)
     if args.out:  # the table says how it was made: a smoke run's table must not pass for the figures

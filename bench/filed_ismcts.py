@@ -20,8 +20,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domain.bots import BotKind  # noqa: E402
 from domain.bots.ismcts import FastRng, move_key  # noqa: E402
 from domain.errors import IllegalMove  # noqa: E402
+from domain.protocol import Option  # noqa: E402
 
 ITERATIONS, BUDGET_MS, ROOT_MOVES, MARGIN = 2000, 800, 12, 1.0
 MIN_ROUNDS_TO_OVERRIDE = 4
@@ -83,3 +85,9 @@ def _choose(candidates: list[dict], rounds: list[list[float]]) -> dict:
         if mean > MARGIN * spread and mean > best_mean:
             best, best_mean = candidates[i], mean
     return best
+
+
+# the same bot for a client playing an account over HTTP (cli/bot.py's Bot; bench/bot_strength.py --against-account)
+FILED_KIND = BotKind("filed", "the ismcts bot as issue #27 found it (bench/filed_ismcts.py)", filed_policy, options=(
+    Option("iterations", "integer", ITERATIONS, "playouts a decision at most", bounds=(1, 1_000_000)),
+    Option("budget_ms", "integer", BUDGET_MS, "the time a decision may take", bounds=(1, 10_000_000))))

@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
-from domain.bots import BOTS, bot_options
+from domain.bots import BOTS, BotKind
 from domain.games import get_game
 
 log = logging.getLogger("cardroom.bot")
@@ -74,11 +74,12 @@ NOBODY = "nobody"
 
 
 class Bot:
-    def __init__(self, client: Client, policy: str, options: dict | None = None, sleep=time.sleep,
+    def __init__(self, client: Client, policy: str | BotKind, options: dict | None = None, sleep=time.sleep,
                  accept: str | set[str] = ANYONE):
+        """`policy`: a built-in bot's id, or a kind of the caller's own, played the same way (a bench's bot)."""
         self._client = client
-        self._kind = BOTS[policy]
-        self._options = bot_options(policy, options or {})
+        self._kind = BOTS[policy] if isinstance(policy, str) else policy
+        self._options = self._kind.checked_options(options or {})
         self._sleep = sleep
         self._accept = accept
         self.position: int | None = None  # the feed's position: where a reconnection resumes

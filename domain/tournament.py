@@ -3,7 +3,8 @@
 Its events (all public; the seed and salt only at the end):
     tournament_created  {name, game, options, format, entrants: [{name, bot, bot_options?, account?, invited?}],
                          table_size, rounds, deals, max_parallel, clock?, commitment, deal_commitments,
-                         invited_by?, invited_until?}
+                         invited_by?, invited_until?, owner?}     owner: the creator's account, when it enters a
+                                                                  duplicate (its matches' seeds are then its)
     entry_accepted      {entrant}                       an invited account accepted its entry
     entry_declined      {entrant}                       an invited account refused it: tournament_canceled follows
     tournament_canceled {reason, entrants}              "declined" or "expired" before any match; tournament_finished
@@ -74,9 +75,10 @@ def total_matches(format: str, entrants: int, table_size: int, rounds: int, deal
 
 # --- decide -----------------------------------------------------------------------------------------
 def create(spec: TournamentSpec, seed: str, salt: str, max_matches: int,
-           invitation: Invitation | None = None) -> list[dict]:
+           invitation: Invitation | None = None, owner: str | None = None) -> list[dict]:
     """`spec`: each account entrant resolved to {name, account, invited?}; `invitation` {by: {account, name}, until: ms}
-    when an entrant is invited. Returns the creation and the first round's pairing."""
+    when an entrant is invited; `owner` the creator's account, if the creator showed one. Returns the creation and
+    the first round's pairing."""
     format, entrants, size = spec["format"], spec["entrants"], spec["table_size"]
     if format not in FORMATS:
         raise InvalidSetup("unknown_format", f"no format {format!r}; formats: {', '.join(FORMATS)}")
@@ -91,7 +93,7 @@ def create(spec: TournamentSpec, seed: str, salt: str, max_matches: int,
     if format == SWISS and rounds < 1:
         raise InvalidSetup("rounds_required", "a swiss tournament needs `rounds` (1 or more)")
     if format == DUPLICATE:
-        _check_duplicate(checked, size, deals)
+        _check_duplicate(checked, size, deals, owner)
     total = total_matches(format, len(entrants), size, rounds, deals)
     if total > max_matches:
         raise InvalidSetup("too_many_matches", f"this tournament would play {total} matches; the most is {max_matches}")
@@ -106,7 +108,8 @@ def create(spec: TournamentSpec, seed: str, salt: str, max_matches: int,
         "options": options, "format": format, "entrants": checked, "table_size": size,
         "rounds": rounds if format == SWISS else 1, "deals": deals, "max_parallel": spec["max_parallel"],
         **({"clock": clock.spec(dict(timer))} if (timer := spec.get("clock")) is not None else {}),
-        "commitment": commitment(seed, salt), "deal_commitments": deal_commitments, **invitations}}
+        "commitment": commitment(seed, salt), "deal_commitments": deal_commitments, **invitations,
+        **({"owner": owner} if format == DUPLICATE and accounts else {})}}
     return [created, pair_round(evolve(None, created), seed)]
 
 
@@ -121,17 +124,18 @@ def _entrant(spec: SeatSpec, index: int) -> dict:
     raise InvalidSetup("invalid_entrant", f"entrant {index}: give a bot or an account")
 
 
-def _check_duplicate(entrants: list[dict], size: int, deals: int) -> None:
+def _check_duplicate(entrants: list[dict], size: int, deals: int, owner: str | None) -> None:
     if deals < 1:
         raise InvalidSetup("deals_required", "a duplicate tournament needs `deals` (1 or more)")
     if size != len(entrants):
         raise InvalidSetup("duplicate_table_size", "in duplicate every deal is played by all the entrants at one "
                                                    f"table: table_size must be {len(entrants)}")
-    if any(e.get("account") for e in entrants):
-        # a duplicate deal is played again after its first match revealed its seed: whoever reads it knows
-        # the cards of the rotations still to come; bots see only their view, a person could look
-        raise InvalidSetup("duplicate_with_accounts", "duplicate deals are for built-in bots only: a finished "
-                                                      "rotation reveals the seed of the rotations still playing")
+    if any(e.get("account", owner) != owner for e in entrants):
+        # an entrant plays every rotation of a deal, and a finished rotation reveals the deal's seed while the
+        # others play: whoever sits at them could know every hidden card. Bots see only their view; the
+        # creator's own account can fool only the creator (the client seed rule, docs/fairness.md)
+        raise InvalidSetup("duplicate_with_accounts", "a duplicate deal's rotations share their cards: its "
+                                                      "entrants are built-in bots and at most your own account")
 
 
 def pair_round(state: dict, seed: str) -> dict:

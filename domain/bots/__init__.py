@@ -33,6 +33,10 @@ class BotKind:
         """What a seat may ask for: the options and the presets (the catalog and the API's schema show both)."""
         return self.options + self.presets
 
+    def checked_options(self, raw: dict) -> dict:
+        """The options a seat asks for, presets expanded, defaults filled in; refused if unknown or invalid."""
+        return fill_options(f"the {self.id} bot", self.options, self.expand(raw))
+
     def catalog_entry(self) -> dict:
         return {"id": self.id, "description": self.description,
                 "options": [describe_option(o) for o in self.published_options]}
@@ -61,7 +65,7 @@ BOTS = {kind.id: kind for kind in (
 def bot_options(kind: str, raw: dict) -> dict:
     if kind not in BOTS:
         raise InvalidSetup("unknown_bot", f"no bot {kind!r}; bots: {', '.join(BOTS)}")
-    return fill_options(f"the {kind} bot", BOTS[kind].options, BOTS[kind].expand(raw))
+    return BOTS[kind].checked_options(raw)
 
 
 def level_of(kind: str, options: dict) -> int | None:

@@ -24,7 +24,8 @@ class TournamentCommands(TournamentBase):
         entrants = [self._entrant(e, owner) for e in spec["entrants"]]
         invitation = self._matches.invitation(owner, entrants)
         seed, salt = secrets.token_hex(32), secrets.token_hex(16)
-        events = tournament.create({**spec, "entrants": entrants}, seed, salt, self._max_matches, invitation)
+        events = tournament.create({**spec, "entrants": entrants}, seed, salt, self._max_matches, invitation,
+                                   owner["id"] if owner else None)
         state = tournament.evolve_all(None, events)
         tournament_id = uuid.uuid4().hex
         self._store.index(tournament_id, spec["game"], catalog=CATALOG)

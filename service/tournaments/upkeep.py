@@ -94,7 +94,7 @@ class TournamentUpkeep(TournamentBase):
             return match_id
         try:
             self._matches.create(state["game"], state["options"], seats, seed, clock_spec=state.get("clock"),
-                                 tournament=tournament_id, match_id=match_id)
+                                 tournament=tournament_id, match_id=match_id, seed_owner=state.get("owner"))
         except VersionConflict:
             pass  # the racing advance created it a moment ago
         except ServiceError as refused:

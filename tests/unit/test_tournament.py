@@ -60,6 +60,23 @@ def test_a_spec_that_cannot_run_is_refused_with_a_reason(changes, reason):
     assert reason is None or refused.value.reason == reason
 
 
+def test_a_duplicate_takes_its_creators_own_account_and_owns_its_seeds():
+    ann_and_a_bot = [{"name": "ann", "account": "a1"}, {"bot": "greedy"}]
+    events = tournament.create(spec(format="duplicate", deals=2, entrants=ann_and_a_bot), SEED, SALT,
+                               max_matches=1000, owner="a1")
+    assert events[0]["data"]["owner"] == "a1"
+    assert "owner" not in created(format="duplicate", deals=2)  # bots alone: no seed is anyone's
+
+
+@pytest.mark.parametrize("owner", [None, "b2"])
+def test_a_duplicate_refuses_an_account_that_is_not_its_creators(owner):
+    ann_and_a_bot = [{"name": "ann", "account": "a1"}, {"bot": "greedy"}]
+    with pytest.raises(InvalidSetup) as refused:
+        tournament.create(spec(format="duplicate", deals=2, entrants=ann_and_a_bot), SEED, SALT, max_matches=1000,
+                          owner=owner)
+    assert refused.value.reason == "duplicate_with_accounts"
+
+
 def test_no_more_tables_start_than_max_parallel_allows():
     state = started(created(entrants=TWO_BOTS * 2, max_parallel=3))
     assert sum(1 for t in state["rounds"][0]["tables"] if t["match"]) == 3

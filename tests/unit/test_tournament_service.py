@@ -114,6 +114,27 @@ def test_a_swiss_of_accounts_and_bots_seats_the_accounts():
     assert seats[table["entrants"].index(0)]["account"] == ann["id"]
 
 
+def test_a_duplicate_seats_its_creators_own_account_in_every_rotation_of_a_deal_seeded_as_its():
+    store = InMemoryEventStore()
+    service = make_tournaments(InlineTournaments(), bots=RecordedBots(), store=store)
+    ann = service._accounts.register("ann", "bot")
+    created = service.create({**DUPLICATE, "entrants": [{"account": "ann"}, {"bot": "greedy"}]}, ann["api_key"])
+    tables = service.get(created["id"])["pairings"][0]["tables"][:2]  # max_parallel: the first deal's two
+    for table in tables:
+        opening = store.read(table["match"])[0]["data"]
+        assert opening["seats"][table["entrants"].index(0)]["account"] == ann["id"]
+        assert opening["seed_source"] == "client" and opening["owner"] == ann["id"]
+
+
+def test_a_duplicate_refuses_another_account_even_one_that_takes_every_challenge():
+    service = make_tournaments(InlineTournaments(), bots=RecordedBots())
+    ann, bob = service._accounts.register("ann", "human"), service._accounts.register("bob", "bot")
+    service._accounts.set_challenges(bob["api_key"], "auto")
+    with pytest.raises(InvalidSetup) as refused:
+        service.create({**DUPLICATE, "entrants": [{"account": "bob"}, {"bot": "greedy"}]}, ann["api_key"])
+    assert refused.value.reason == "duplicate_with_accounts"
+
+
 def test_a_tournaments_clock_times_its_account_seats_in_every_match():
     service = make_tournaments(InlineTournaments(), bots=RecordedBots())
     ann = service._accounts.register("ann", "human")["api_key"]
