@@ -1,6 +1,7 @@
 """Over HTTP against gunicorn on Redis: two `cardroom bot` processes on two accounts play a match of every
 game against each other from their feeds; one is SIGKILLed mid-match and started again, and every match
-still finishes with a log the verifier accepts. The bot of docs/examples/minimal_bot.py plays a match too."""
+still finishes with a log the verifier accepts. The bot of docs/examples/minimal_bot.py plays a match too, and
+a bot author's account plays a duplicate tournament it entered against a house bot."""
 import importlib.util
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from service.tournament_audit import verify_tournament
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -88,3 +90,23 @@ def test_the_minimal_example_bot_plays_a_match_to_its_end(server):
     assert not player.is_alive(), "the example bot did not see its match finish"
     table = requests.get(f"{server}/v1/matches/{created['id']}").json()
     assert table["status"] == "finished" and requests.get(f"{server}/v1/matches/{created['id']}/audit").json()["ok"]
+
+
+def test_a_bot_authors_own_account_plays_every_rotation_of_a_duplicate_it_entered(server, tmp_path):
+    name, key = account(server)
+    player = start_bot(server, key, "greedy", tmp_path / "bot.log")
+    try:
+        created = requests.post(f"{server}/v1/tournaments", headers={"Authorization": f"Bearer {key}"}, json={
+            "game": "mantis", "format": "duplicate", "deals": 2, "table_size": 2, "max_parallel": 2,
+            "entrants": [{"account": name}, {"bot": "random"}]})
+        assert created.status_code == 201, created.json()
+        tournament = f"{server}/v1/tournaments/{created.json()['id']}"
+        wait_for(lambda: requests.get(tournament).json()["status"] == "finished", "the tournament to finish", 120)
+    finally:
+        player.send_signal(signal.SIGINT)
+        player.wait(timeout=10)
+    assert requests.get(f"{tournament}/standings").json()["entrants"][0]["matches"] == 4
+    export = requests.get(f"{tournament}/export").json()
+    assert verify_tournament(export).ok, verify_tournament(export).summary()
+    account_id = export["events"][0]["data"]["entrants"][0]["account"]
+    assert {m["events"][0]["data"]["owner"] for m in export["matches"]} == {account_id}  # the seeds were its own
