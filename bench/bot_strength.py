@@ -13,13 +13,14 @@ The table goes to stdout, and with --out into a document between the markers of 
     .venv/bin/python bench/bot_strength.py --deals 2 --largest-deals 1           # smoke run, minutes
     .venv/bin/python bench/bot_strength.py --out docs/bots.md                     # the figures of docs/bots.md
     .venv/bin/python bench/bot_strength.py --games flipout --against ismcts:level=3
-    .venv/bin/python bench/bot_strength.py --games flipout --largest-deals 0 \
-        --against-account filed:iterations=72,budget_ms=100000                   # the issue's bot, over HTTP
+    .venv/bin/python bench/bot_strength.py --games flipout --largest-deals 0 --against-account filed \
+        --region filed --out docs/bots.md                                         # against the issue's bot
 
 --against-account plays an opponent as a user's bot plays: an account of the run's own, entered in the duplicate
 tournament by its creator's key (docs/tournaments.md), its seats played from the account's feed by cardroom
 bot's client (cli/bot.py) in a thread of this process, with a built-in kind or `filed`, the ismcts bot as issue
-#27 found it (bench/filed_ismcts.py), which the server's workers do not have.
+#27 found it (bench/filed_ismcts.py), which the server's workers do not have; by default on the iterations the
+issue measured in each game (`filed:iterations=N` gives others).
 """
 import argparse
 import os
@@ -105,6 +106,7 @@ def main() -> None:
                                                   "issue's ismcts); instead of --against, with --largest-deals 0")
     parser.add_argument("--workers", type=int, default=2, help="RQ workers, and matches in play at once")
     parser.add_argument("--out", type=Path, help="write the table here (between the markers, if the file has them)")
+    parser.add_argument("--region", help="the named markers to write between (bench/strength_table.py's markers)")
     args = parser.parse_args()
     # a run of hours gets stopped with kill: leave through running_service's cleanup, not around it, so the
     # stack it started (Redis, gunicorn, workers) stops with it
@@ -134,7 +136,7 @@ def main() -> None:
     if args.out:  # the table says how it was made: a smoke run's table must not pass for the figures
         made = (f"`bench/bot_strength.py {' '.join(sys.argv[1:])}`, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
                 f"{os.cpu_count()} cores, {os.getloadavg()[0]:.1f} load average at the end:")
-        write(args.out, "\n".join([made, "", *lines]))
+        write(args.out, "\n".join([made, "", *lines]), args.region)
 
 
 if __name__ == "__main__":

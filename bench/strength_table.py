@@ -8,8 +8,7 @@ from pathlib import Path
 # A seat's points are the fraction of the other seats it finished above (docs/tournaments.md), so an entrant
 # as strong as the others scores half at any table size.
 EVEN_SHARE = 0.5
-BEGIN = "<!-- bot_strength.py: begin -->"
-END = "<!-- bot_strength.py: end -->"
+BEGIN, END = "<!-- bot_strength.py: begin -->", "<!-- bot_strength.py: end -->"
 HEADER = ("| game | players | tested vs opponent | deals | matches | tested win share [95%] | verdict "
           "| ms per tested move (median) | run s |\n|---|---|---|---|---|---|---|---|---|")
 
@@ -45,12 +44,20 @@ def markdown_row(game: str, players: int, pairing: str, deals: int, row: dict, m
             f"[{row['low']:.3f}, {row['high']:.3f}] | {row['verdict']} | {median} | {seconds:.0f} |")
 
 
-def write(path: Path, table: str) -> None:
-    """Replaces the region between BEGIN and END in `path` (a document that includes the table), or writes the
+def markers(region: str | None = None) -> tuple[str, str]:
+    """The markers of a table in a document: BEGIN and END, or a named region's (one document holds several)."""
+    if region is None:
+        return BEGIN, END
+    return f"<!-- bot_strength.py {region}: begin -->", f"<!-- bot_strength.py {region}: end -->"
+
+
+def write(path: Path, table: str, region: str | None = None) -> None:
+    """Replaces the region between its markers in `path` (a document that includes the table), or writes the
     table alone to a file without that region."""
     text = path.read_text() if path.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        path.write_text(f"{head}{BEGIN}\n{table}\n{END}{rest.split(END, 1)[1]}")
+    begin, end = markers(region)
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        path.write_text(f"{head}{begin}\n{table}\n{end}{rest.split(end, 1)[1]}")
     else:
         path.write_text(table + "\n")

@@ -1,7 +1,7 @@
 """bench/bot_strength.py's table, read from documents the service gave (duplicate tournaments of Mantis bots):
 the tested entrant's row and verdict from the standings, its moves' times from a match's log, and the table
 written into a document between its markers."""
-from bench.strength_table import BEGIN, END, HEADER, markdown_row, move_ms, entrant_row, write
+from bench.strength_table import BEGIN, END, HEADER, markdown_row, markers, move_ms, entrant_row, write
 
 # GET /v1/tournaments/<id>/standings of random (entrant 0) against greedy (entrant 1), 2 deals at 2 seats
 TWO_SEATS = {"entrants": [
@@ -78,3 +78,11 @@ def test_the_table_replaces_the_region_between_the_markers_and_nothing_else(tmp_
     alone = tmp_path / "table.md"
     write(alone, "new table")
     assert alone.read_text() == "new table\n"
+
+
+def test_a_named_region_is_replaced_and_the_other_tables_are_left_as_they_were(tmp_path):
+    document = tmp_path / "bots.md"
+    begin, end = markers("filed")
+    document.write_text(f"{BEGIN}\ngreedy table\n{END}\nbetween\n{begin}\nold filed table\n{end}\n")
+    write(document, "new filed table", "filed")
+    assert document.read_text() == f"{BEGIN}\ngreedy table\n{END}\nbetween\n{begin}\nnew filed table\n{end}\n"
