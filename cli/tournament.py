@@ -13,11 +13,15 @@ BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt}{postfix}"
 
 
 def add_tournament_command(commands) -> None:
-    run = commands.add_parser("tournament", help="run a tournament of built-in bots on a server and print its "
-                                                 "standings")
+    run = commands.add_parser("tournament", help="run a tournament of built-in bots (and accounts) on a server and "
+                                                 "print its standings")
     run.add_argument("--url", default="http://localhost:8000", help="the server (default %(default)s)")
     run.add_argument("--game", required=True, help="a game id (GET /v1/games)")
-    run.add_argument("--bots", required=True, help="comma-separated bot kinds, one entrant each: random,greedy")
+    run.add_argument("--bots", default="", help="comma-separated bot kinds, one entrant each: random,greedy")
+    run.add_argument("--accounts", default="", help="comma-separated accounts (names or ids), entered before the "
+                                                    "bots: yours is entered, another invited (docs/challenges.md); "
+                                                    "their turns are played from their feeds, e.g. by cardroom bot")
+    run.add_argument("--key", help="your account's key, which creates the tournament (needed with --accounts)")
     run.add_argument("--format", default="duplicate", choices=["round_robin", "swiss", "duplicate"])
     run.add_argument("--deals", type=int, default=20, help="duplicate: deals (default %(default)s)")
     run.add_argument("--rounds", type=int, default=5, help="swiss: rounds (default %(default)s)")
@@ -27,15 +31,24 @@ def add_tournament_command(commands) -> None:
     run.add_argument("--poll", type=float, default=0.5, help="seconds between progress reads (default %(default)s)")
 
 
-def run_tournament(args) -> int:
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    spec = {"game": args.game, "format": args.format, "max_parallel": args.max_parallel,
-            "entrants": [{"bot": bot} for bot in bots],
-            "table_size": args.table_size or (len(bots) if args.format == "duplicate" else 2)}
+def tournament_spec(args) -> dict:
+    entrants = ([{"account": a} for a in _listed(args.accounts)] +
+                [{"bot": bot} for bot in _listed(args.bots)])
+    spec = {"game": args.game, "format": args.format, "max_parallel": args.max_parallel, "entrants": entrants,
+            "table_size": args.table_size or (len(entrants) if args.format == "duplicate" else 2)}
     spec.update({"deals": args.deals} if args.format == "duplicate" else {})
     spec.update({"rounds": args.rounds} if args.format == "swiss" else {})
+    return spec
+
+
+def _listed(names: str) -> list[str]:
+    return [name.strip() for name in names.split(",") if name.strip()]
+
+
+def run_tournament(args) -> int:
+    spec = tournament_spec(args)
     base = args.url.rstrip("/")
-    client = Client(base)
+    client = Client(base, args.key)
     try:
         document = follow(client, client.call("POST", "/v1/tournaments", spec), args.poll)
         standings = client.call("GET", f"/v1/tournaments/{document['id']}/standings")

@@ -3,6 +3,7 @@ game against each other from their feeds; one is SIGKILLed mid-match and started
 still finishes with a log the verifier accepts. The bot of docs/examples/minimal_bot.py plays a match too, and
 a bot author's account plays a duplicate tournament it entered against a house bot."""
 import importlib.util
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from cli import main
 from service.tournament_audit import verify_tournament
 from tests.support.waiting import wait_for
 
@@ -92,21 +94,20 @@ def test_the_minimal_example_bot_plays_a_match_to_its_end(server):
     assert table["status"] == "finished" and requests.get(f"{server}/v1/matches/{created['id']}/audit").json()["ok"]
 
 
-def test_a_bot_authors_own_account_plays_every_rotation_of_a_duplicate_it_entered(server, tmp_path):
+def test_a_bot_authors_own_account_plays_every_rotation_of_a_duplicate_it_entered(server, tmp_path, capsys):
     name, key = account(server)
     player = start_bot(server, key, "greedy", tmp_path / "bot.log")
-    try:
-        created = requests.post(f"{server}/v1/tournaments", headers={"Authorization": f"Bearer {key}"}, json={
-            "game": "mantis", "format": "duplicate", "deals": 2, "table_size": 2, "max_parallel": 2,
-            "entrants": [{"account": name}, {"bot": "random"}]})
-        assert created.status_code == 201, created.json()
-        tournament = f"{server}/v1/tournaments/{created.json()['id']}"
-        wait_for(lambda: requests.get(tournament).json()["status"] == "finished", "the tournament to finish", 120)
+    try:  # the README's two commands: cardroom tournament with the author's key, cardroom bot playing its seats
+        assert main(["tournament", "--url", server, "--key", key, "--accounts", name, "--bots", "random",
+                     "--game", "mantis", "--format", "duplicate", "--deals", "2", "--max-parallel", "2",
+                     "--poll", "0.2"]) == 0
     finally:
         player.send_signal(signal.SIGINT)
         player.wait(timeout=10)
-    assert requests.get(f"{tournament}/standings").json()["entrants"][0]["matches"] == 4
-    export = requests.get(f"{tournament}/export").json()
+    tournament_id = re.search(r"tournament (\w+):", capsys.readouterr().out).group(1)
+    standings = requests.get(f"{server}/v1/tournaments/{tournament_id}/standings").json()
+    assert [row["matches"] for row in standings["entrants"]] == [4, 4]
+    export = requests.get(f"{server}/v1/tournaments/{tournament_id}/export").json()
     assert verify_tournament(export).ok, verify_tournament(export).summary()
     account_id = export["events"][0]["data"]["entrants"][0]["account"]
     assert {m["events"][0]["data"]["owner"] for m in export["matches"]} == {account_id}  # the seeds were its own

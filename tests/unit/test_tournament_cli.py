@@ -1,9 +1,10 @@
 """`cardroom verify` on a tournament's export, and the standings table `cardroom tournament` prints."""
+import argparse
 import io
 import json
 
 from cli import main
-from cli.tournament import follow, table
+from cli.tournament import add_tournament_command, follow, table, tournament_spec
 from tests.support.service import InlineTournaments, make_tournaments
 
 SWISS = {"game": "mantis", "options": {}, "format": "swiss", "rounds": 2, "table_size": 2, "max_parallel": 4,
@@ -30,6 +31,16 @@ def test_the_standings_table_lists_every_entrant_best_first():
     lines = table(rows).splitlines()
     assert len(lines) == 1 + len(rows) and "win share (95%)" in lines[0]
     assert [line.split()[1] for line in lines[1:]] == [row["name"].split()[0] for row in rows]
+
+
+def test_accounts_are_entered_before_the_bots_and_a_duplicate_seats_every_entrant():
+    command = argparse.ArgumentParser()
+    add_tournament_command(command.add_subparsers())
+    args = command.parse_args(["tournament", "--game", "flipout", "--key", "crk_x", "--accounts", "deep-flip",
+                               "--bots", "ismcts,greedy", "--deals", "100"])
+    assert tournament_spec(args) == {
+        "game": "flipout", "format": "duplicate", "max_parallel": 8, "table_size": 3, "deals": 100,
+        "entrants": [{"account": "deep-flip"}, {"bot": "ismcts"}, {"bot": "greedy"}]}
 
 
 class Terminal(io.StringIO):
