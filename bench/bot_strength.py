@@ -64,10 +64,10 @@ def account_opponent(base: str, spec: str) -> tuple[Client, dict, str]:
     """An account of its own, its seats played by a client thread with the bot `spec` names; the client with its
     key (whose tournaments may enter it), its entrant and its label."""
     kind, options = options_of(spec)
-    key = Client(base).call("POST", "/v1/accounts", {"name": ACCOUNT, "kind": "bot"})["api_key"]
-    player = Bot(Client(base, key), FILED_KIND if kind == FILED_KIND.id else BOTS[kind], options)
+    keyed = Client(base, Client(base).call("POST", "/v1/accounts", {"name": ACCOUNT, "kind": "bot"})["api_key"])
+    player = Bot(keyed, FILED_KIND if kind == FILED_KIND.id else BOTS[kind], options)
     threading.Thread(target=player.run, daemon=True).start()  # dies with the run, as the stack does
-    return Client(base, key), {"account": ACCOUNT}, f"{label({'bot': kind, 'bot_options': options})} as an account"
+    return keyed, {"account": ACCOUNT}, f"{label({'bot': kind, 'bot_options': options})} as an account"
 
 
 def measure(client: Client, game: str, players: int, deals: int, tested: dict, opponent: dict,

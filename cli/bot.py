@@ -38,7 +38,7 @@ class HttpError(Exception):
 
 
 class Client:
-    """The few calls a bot makes, with its account's key (none: anonymous calls, as `cardroom tournament`'s)."""
+    """The few calls a bot makes, with its account's key (none: anonymous calls)."""
 
     def __init__(self, url: str, key: str | None = None):
         self._url = url.rstrip("/")

@@ -3,8 +3,9 @@
 Its events (all public; the seed and salt only at the end):
     tournament_created  {name, game, options, format, entrants: [{name, bot, bot_options?, account?, invited?}],
                          table_size, rounds, deals, max_parallel, clock?, commitment, deal_commitments,
-                         invited_by?, invited_until?, owner?}     owner: the creator's account, when it enters a
-                                                                  duplicate (its matches' seeds are then its)
+                         invited_by?, invited_until?, owner?}
+                                                        owner: the creator's account, when it enters a duplicate
+                                                        (the seeds of the matches are then its own)
     entry_accepted      {entrant}                       an invited account accepted its entry
     entry_declined      {entrant}                       an invited account refused it: tournament_canceled follows
     tournament_canceled {reason, entrants}              "declined" or "expired" before any match; tournament_finished
