@@ -73,9 +73,14 @@ def redis_options(config: Settings) -> dict:
                             supported_errors=(redis.ConnectionError,)))
 
 
+def build_rq_client(config: Settings) -> redis.Redis:
+    """A client of RQ's Redis with a connection pool of its own. RQ stores pickled bytes, so it must not decode
+    responses."""
+    return redis.Redis.from_url(require_rq_redis_url(config), **redis_options(config))
+
+
 def build_queue(config: Settings) -> Queue:
-    # RQ stores pickled bytes, so its connection must not decode responses.
-    return Queue(config.queue, connection=redis.Redis.from_url(require_rq_redis_url(config), **redis_options(config)))
+    return Queue(config.queue, connection=build_rq_client(config))
 
 
 def build_redis(config: Settings) -> redis.Redis | RedisCluster:

@@ -10,14 +10,14 @@ import time
 
 from rq import SimpleWorker
 
-from bootstrap import (Services, build_recovered_queue, build_services, build_timer_queue, logs, settings,
-                       wait_for_redis)
+from bootstrap import Services, build_rq_client, build_services, logs, settings, wait_for_redis
 from bootstrap.config import Settings
 from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
 from workers import jobs
 from workers.janitor import pair_every_pool, pair_seeks, sweep, sweep_ratings, sweep_tournaments
+from workers.scheduler import recovered_queue_name, timer_queue_name
 
 log = logging.getLogger("cardroom.worker")
 # a worker is taken as dead after STALL_AFTER without a beat: 4 beats missed, not one late beat under load
@@ -43,10 +43,14 @@ def run_janitor(built: Services, config: Settings, outage: RedisOutage) -> None:
         time.sleep(config.janitor_every)
 
 
-def beat(worker: SimpleWorker, every: float, stop: threading.Event, outage: RedisOutage) -> None:
+def beat(worker: "BotWorker", every: float, stop: threading.Event, outage: RedisOutage) -> None:
     """RQ's SimpleWorker beats only between jobs; this beats during a long search too, so the janitor
-    can tell a busy worker from a dead one within `stall_after`."""
+    can tell a busy worker from a dead one within `stall_after`. Between jobs it is silent: the worker's own loop
+    beats before each wait for a job, so a loop that takes no job (its wait hung on a dead connection) goes
+    silent too, and /health/ready says so."""
     while not stop.wait(every):
+        if not worker.on_job.is_set():
+            continue
         try:
             if worker.connection.exists(worker.key):  # registered, and not yet gone: never recreate it
                 worker.heartbeat()
@@ -64,11 +68,36 @@ class BotWorker(SimpleWorker):
     # RQ doubles its pause between tries to reach Redis up to 60 s; 2 s resumes bot turns soon after an outage.
     max_connection_wait_time = 2.0
 
+    def __init__(self, queues, *, listen_seconds: float, redis_timeout: float, **options):
+        """`listen_seconds`: how long one wait for a job (BLPOP) lasts; `redis_timeout`: REDIS_TIMEOUT."""
+        self._listen_seconds = listen_seconds
+        self._redis_timeout = redis_timeout
+        self.on_job = threading.Event()  # set while a job runs, for the beat thread
+        super().__init__(queues, **options)
+
+    @property
+    def dequeue_timeout(self) -> float:  # type: ignore[override]
+        """RQ's own (worker_ttl - 15: 405 s) is also how long a wait on a connection that died silently hangs,
+        and how long Redis keeps such a dead wait, handing it the next job pushed (lost until the janitor finds
+        it). A short wait bounds both; the loop beats before each."""
+        return self._listen_seconds
+
+    @property
+    def connection_timeout(self) -> float:  # type: ignore[override]
+        """The socket timeout RQ gives its connection pool (it raises the pool's to this): a wait for a job and
+        one REDIS_TIMEOUT more. It is the worker's pool alone (main): a pool shared with the janitor, the beat
+        and the service got RQ's 415 s, so their reads hung that long on a dead connection too."""
+        return self._listen_seconds + self._redis_timeout
+
     def execute_job(self, job, queue):
         """The job's lines carry its id, its match (and seat) or tournament, and the id of the request that caused
         it (workers/scheduler.py), as do the jobs it enqueues in turn."""
-        with log_context.bound_contextvars(job_id=job.id, **job.meta):
-            super().execute_job(job, queue)
+        self.on_job.set()
+        try:
+            with log_context.bound_contextvars(job_id=job.id, **job.meta):
+                super().execute_job(job, queue)
+        finally:
+            self.on_job.clear()
 
 
 def main() -> None:
@@ -81,7 +110,9 @@ def main() -> None:
     wait_for_redis(queue.connection, outage)
     jobs.configure(built.matches, built.tournaments, lambda game: pair_seeks(built.seeks, queue.connection, game))
     # timers first, then the turns recovered from dead workers (workers/scheduler.py, recovered_queue_name)
-    worker = BotWorker([build_timer_queue(queue), build_recovered_queue(queue), queue], connection=queue.connection)
+    worker = BotWorker([timer_queue_name(queue.name), recovered_queue_name(queue.name), queue.name],
+                       connection=build_rq_client(config), listen_seconds=config.stall_after / BEATS_PER_STALL,
+                       redis_timeout=config.redis_timeout)
     threading.Thread(target=run_janitor, args=(built, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
                      daemon=True, name="heartbeat").start()
