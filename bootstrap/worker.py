@@ -100,6 +100,14 @@ class BotWorker(SimpleWorker):
             self.on_job.clear()
 
 
+def build_worker(config: Settings) -> BotWorker:
+    """The worker on RQ's Redis through a client of its own (BotWorker.connection_timeout), taking the timers
+    first, then the turns recovered from dead workers, then the bot queue (workers/scheduler.py)."""
+    return BotWorker([timer_queue_name(config.queue), recovered_queue_name(config.queue), config.queue],
+                     connection=build_rq_client(config), listen_seconds=config.stall_after / BEATS_PER_STALL,
+                     redis_timeout=config.redis_timeout)
+
+
 def main() -> None:
     config = settings()
     logs.configure("worker", config.log_format)
@@ -109,10 +117,7 @@ def main() -> None:
     queue = built.bot_queue
     wait_for_redis(queue.connection, outage)
     jobs.configure(built.matches, built.tournaments, lambda game: pair_seeks(built.seeks, queue.connection, game))
-    # timers first, then the turns recovered from dead workers (workers/scheduler.py, recovered_queue_name)
-    worker = BotWorker([timer_queue_name(queue.name), recovered_queue_name(queue.name), queue.name],
-                       connection=build_rq_client(config), listen_seconds=config.stall_after / BEATS_PER_STALL,
-                       redis_timeout=config.redis_timeout)
+    worker = build_worker(config)
     threading.Thread(target=run_janitor, args=(built, config, outage), daemon=True, name="janitor").start()
     threading.Thread(target=beat, args=(worker, config.stall_after / BEATS_PER_STALL, threading.Event(), outage),
                      daemon=True, name="heartbeat").start()

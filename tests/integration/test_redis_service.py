@@ -11,7 +11,7 @@ from rq.job import Job, JobStatus
 from rq.utils import now as rq_now, utcformat
 
 from bootstrap.outage import RedisOutage
-from bootstrap.worker import beat
+from bootstrap.worker import BotWorker, beat
 
 from domain import match
 from eventstore.chain import first_break
@@ -220,12 +220,14 @@ def test_one_janitor_passes_at_a_time_and_the_next_pass_follows_at_once(janitor_
     assert sweep_once(service, scheduler) == [job.id]  # and so did this one
 
 
-def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_setup):
+def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_setup, redis_url):
     """RQ's SimpleWorker does not beat during a job: without bootstrap.worker's beat the last one is old."""
     service, scheduler, now, match_id, job = janitor_setup
-    busy = SimpleWorker([scheduler.queue], connection=scheduler.queue.connection)
+    busy = BotWorker([scheduler.queue], connection=redis.Redis.from_url(redis_url), listen_seconds=1,
+                     redis_timeout=2)
     busy.register_birth()
     started_by(job, busy, scheduler.queue)
+    busy.on_job.set()  # its search runs
     busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     stop = threading.Event()
     beating = threading.Thread(target=beat, args=(busy, 0.1, stop, RedisOutage(logging.getLogger(__name__))))
