@@ -5,6 +5,7 @@ each built once.
 The API's modules (flask, flask-smorest, marshmallow, the schemas) are imported by the functions that build the
 app, not here: the workers and the scheduler import this module too, and those imports were 40% of a worker's
 (0.29 of 0.73 s of CPU), time during which no worker is at work after a crash (docs/reliability.md)."""
+import logging
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -198,7 +199,7 @@ def build_app(config: Settings):
 
     built = build_services(config, memo=request_memo)
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
-    hub = Hub(built.store)
+    hub = Hub(built.store, outage=RedisOutage(logging.getLogger("cardroom.hub"), "stream_hub"))
     streams = MatchStreams(built.matches, hub, config.keep_alive)
     feeds = AccountFeeds(built.accounts, built.store, hub, config.keep_alive, config.feed_poll)
     admin = AdminService(built.matches, built.accounts, built.bot_scheduler, config.admin_key, config.stall_after,

@@ -1,31 +1,23 @@
-"""One log line when a process loses Redis and one when Redis is back, however many of its threads notice
-and however often they retry: a traceback per try told nothing more (60 of them for 15 outages)."""
+"""A Redis outage as each program meets it: one log line when it begins and one when Redis is back
+(service/outage.py), one count of `cardroom_redis_errors` by the program, and RQ's own lines about it folded in."""
 import logging
-import threading
-import time
 
 import redis
+
+from observability.metrics import redis_error
+from service.outage import Outage
 
 UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
 
 
-class RedisOutage:
-    def __init__(self, log: logging.Logger):
-        self._log = log
-        self._since: float | None = None
-        self._lock = threading.Lock()
+class RedisOutage(Outage):
+    def __init__(self, log: logging.Logger, where: str):
+        """`where`: the program, as cardroom_redis_errors counts it."""
+        super().__init__(log)
+        self._where = where
 
-    def lost(self, error: Exception) -> None:
-        with self._lock:
-            if self._since is None:
-                self._since = time.monotonic()
-                self._log.warning("Redis lost (%s: %s); retrying until it is back", type(error).__name__, error)
-
-    def back(self) -> None:
-        with self._lock:
-            if self._since is not None:
-                self._log.warning("Redis back after %.1f s", time.monotonic() - self._since)
-                self._since = None
+    def _began(self, error: Exception) -> None:
+        redis_error(self._where)
 
     def quieting(self) -> logging.Filter:
         """A filter for RQ's own logger: its records about an unreachable Redis (a line per retry, or a

@@ -49,7 +49,7 @@ class PollingScheduler(RQScheduler):
 def main() -> None:
     config = settings()
     logs.configure("scheduler", config.log_format)
-    outage = RedisOutage(log)
+    outage = RedisOutage(log, "scheduler")
     logging.getLogger("rq.scheduler").addFilter(outage.quieting())
     queue = build_queue(config)
     wait_for_redis(queue.connection, outage)

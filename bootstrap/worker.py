@@ -111,7 +111,7 @@ def build_worker(config: Settings) -> BotWorker:
 def main() -> None:
     config = settings()
     logs.configure("worker", config.log_format)
-    outage = RedisOutage(log)
+    outage = RedisOutage(log, "worker")
     logging.getLogger("rq.worker").addFilter(outage.quieting())
     built = build_services(config)
     queue = built.bot_queue

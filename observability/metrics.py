@@ -37,7 +37,8 @@ open_connections = Gauge("cardroom_open_connections", "Connections held open, by
 refusals = Counter("cardroom_refusals", "Answers 429 (rate limited) and 503 (unavailable), by status and reason",
                    ["status", "reason"])
 redis_errors = Counter("cardroom_redis_errors", "Redis unreachable or too slow, by where it was met (api: an "
-                       "answer 503; janitor: a pass skipped)", ["where"])
+                       "answer 503; janitor: a pass skipped; metrics: a scrape without queue figures; worker, "
+                       "scheduler, stream_hub: an outage, once however long it lasts)", ["where"])
 tournament_matches = Counter("cardroom_tournament_matches_finished", "Matches of tournaments finished")
 seek_pairings = Counter("cardroom_seek_pairings", "The seek pools' pairing passes, by game and what they did "
                         "(paired: a pairing decided; started: its match created; refused: its match could not be)",

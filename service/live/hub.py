@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from eventstore.base import FollowedLog
+from service.outage import Outage
 
 log = logging.getLogger("cardroom.hub")
 
@@ -33,9 +34,11 @@ class _Log:
 
 
 class Hub:
-    def __init__(self, store: FollowedLog, block_seconds: float = BLOCK_SECONDS):
+    def __init__(self, store: FollowedLog, block_seconds: float = BLOCK_SECONDS, outage: Outage | None = None):
+        """`outage`: told of each failed read and of the first that works again (one line an outage)."""
         self._store = store
         self._block = block_seconds
+        self._outage = outage or Outage(log)
         self._lock = threading.Lock()
         self._logs: dict[str, _Log] = {}
         self._reader: threading.Thread | None = None
@@ -123,11 +126,13 @@ class Hub:
 
     def _tail(self, after: dict[str, int]) -> dict[str, list[dict]]:
         try:
-            return self._store.tail(after, self._block)
-        except Exception:  # the store is unreachable: followers keep waiting (with keep-alives); retry
-            log.exception("stream hub: reading the logs failed")
+            found = self._store.tail(after, self._block)
+        except Exception as error:  # the store is unreachable: followers keep waiting (with keep-alives); retry
+            self._outage.lost(error)
             time.sleep(RETRY_SECONDS)
             return {}
+        self._outage.back()
+        return found
 
 
 class Follower:

@@ -230,7 +230,7 @@ def test_the_janitor_leaves_a_long_turn_alone_while_its_worker_beats(janitor_set
     busy.on_job.set()  # its search runs
     busy.connection.hset(busy.key, "last_heartbeat", utcformat(rq_now() - timedelta(seconds=30)))
     stop = threading.Event()
-    beating = threading.Thread(target=beat, args=(busy, 0.1, stop, RedisOutage(logging.getLogger(__name__))))
+    beating = threading.Thread(target=beat, args=(busy, 0.1, stop, RedisOutage(logging.getLogger(__name__), "worker")))
     beating.start()
     try:
         for _ in range(8):  # 8 janitor passes over 40 s (of the service's clock) of one search

@@ -53,7 +53,7 @@ def beats_while(worker, running_a_job: bool):
     if running_a_job:
         worker.on_job.set()
     stop = threading.Event()
-    beating = threading.Thread(target=beat, args=(worker, 0.05, stop, RedisOutage(logging.getLogger(__name__))))
+    beating = threading.Thread(target=beat, args=(worker, 0.05, stop, RedisOutage(logging.getLogger(__name__), "worker")))
     beating.start()
     time.sleep(0.5)  # ten periods of the beat
     stop.set()
