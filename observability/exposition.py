@@ -29,8 +29,11 @@ class QueueCollector:
             try:
                 depth.add_metric([queue.name], queue.count)
                 oldest.add_metric([queue.name], _oldest_age(queue))
-            except (redis.ConnectionError, redis.TimeoutError):  # the other figures matter most during an outage
+            except (redis.ConnectionError, redis.TimeoutError):
+                # the other figures matter most during an outage, and each further queue would wait out
+                # REDIS_TIMEOUT again: the scrape goes on without the queues' figures
                 redis_error("metrics")
+                break
         yield depth
         yield oldest
 

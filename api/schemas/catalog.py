@@ -45,7 +45,8 @@ class Live(Schema):
     status = fields.String(required=True, metadata={"description": "live"})
 
 
-READINESS_CHECKS = "each check by name (redis, bot_workers, scheduler): ok, or what fails"
+READINESS_CHECKS = ("each check by name (redis, bot_workers, scheduler): ok, or what fails; after a check finds "
+                    "Redis unreachable the later ones are not run")
 
 
 class Ready(Schema):

@@ -63,3 +63,14 @@ def test_without_checks_of_its_own_readiness_is_redis_reachability():
 
 def test_the_old_health_endpoint_is_unchanged():
     assert app_with().get("/health").get_json() == {"status": "ok", "redis": "ok"}
+
+
+def test_once_redis_is_found_unreachable_the_later_checks_are_not_run():
+    """Each would wait out REDIS_TIMEOUT on a frozen Redis: the answer comes after one timeout, not one a check."""
+    ran = []
+    answer = app_with({"redis": unreachable, "bot_workers": lambda: ran.append("bot_workers"),
+                       "scheduler": lambda: ran.append("scheduler")}).get("/health/ready")
+    assert answer.status_code == 503 and ran == []
+    assert answer.get_json()["checks"] == {"redis": "Redis unreachable",
+                                           "bot_workers": "not checked: Redis unreachable",
+                                           "scheduler": "not checked: Redis unreachable"}

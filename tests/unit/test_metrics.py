@@ -123,3 +123,24 @@ def test_the_queue_figures_are_each_queues_depth_and_the_wait_of_its_oldest_job(
     assert 30 <= samples[("cardroom_queue_oldest_job_age_seconds", "bots")] < 300
     assert samples[("cardroom_queue_oldest_job_age_seconds", "timers")] == 0
 
+
+
+class UnreachableQueue(QueueOf):
+    """A queue on a Redis that does not answer; `asked` counts the reads tried."""
+
+    def __init__(self, name: str):
+        super().__init__(name, [])
+        self.asked = 0
+
+    @property
+    def count(self) -> int:
+        self.asked += 1
+        raise redis.TimeoutError("Timeout reading from socket")
+
+
+def test_once_a_queue_is_found_unreachable_the_scrape_asks_no_other():
+    """Each queue would wait out REDIS_TIMEOUT on a frozen Redis: one timeout a scrape, not one a queue."""
+    queues = [UnreachableQueue("bots"), UnreachableQueue("bots-clocks"), UnreachableQueue("bots-recovered")]
+    families = {family.name: family.samples for family in QueueCollector(queues).collect()}
+    assert [queue.asked for queue in queues] == [1, 0, 0]
+    assert families == {"cardroom_queue_jobs": [], "cardroom_queue_oldest_job_age_seconds": []}
