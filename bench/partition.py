@@ -6,7 +6,7 @@ each tree (2 web workers, 2 RQ workers, the scheduler, default settings) with RE
 Each round: a human plays a greedy bot until the bot has answered, the partition begins, it heals, and the human
 moves again (a client retrying what fails at once); printed, per round, the seconds from the heal until the move
 was accepted and until the bot's next move was seen (polled every 0.05 s), or "none" after `--give-up` seconds.
-Usage: python bench/partition.py [BEFORE=main] [--rounds 3] [--partition 10] [--give-up 120] [--skip-before]
+Usage: python bench/partition.py [BEFORE=main] [--rounds 3] [--partition 10] [--give-up 120] [--only before|after]
 """
 import argparse
 import os
@@ -53,7 +53,8 @@ def one_round(base: str, relay, args) -> tuple[float | None, float | None]:
     healed = time.monotonic()
     try:
         after = seat.move()
-    except AssertionError:  # no answer but 503 in the tests' generous bound
+    except AssertionError as error:  # no answer but 503 in the tests' generous bound
+        print(f"  the move after the heal: {error}")
         return None, None
     accepted = time.monotonic() - healed
     return accepted, first_seen(lambda: bot_moved_after(base, seat.match, after), args.give_up, healed)
@@ -92,10 +93,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--partition", type=float, default=10.0)
     parser.add_argument("--give-up", type=float, default=120.0)
-    parser.add_argument("--skip-before", action="store_true")
+    parser.add_argument("--only", choices=("before", "after"))
     args = parser.parse_args()
-    trees = [("after (working tree)", ".")] + ([] if args.skip_before else [(f"before ({args.before})", args.before)])
-    for label, revision in trees:
+    trees = {"after": ("after (working tree)", "."), "before": (f"before ({args.before})", args.before)}
+    for label, revision in [trees[args.only]] if args.only else trees.values():
         with source_tree(revision) as tree:
             report(label, measure(tree, args))
 

@@ -2,9 +2,9 @@
 answered), before (a commit, default main) and after (the working tree), served by gunicorn as `make run`
 serves it, with the default rate limits on (a create first counts itself in Redis).
 
-Measured with Redis frozen: one read alone, one create alone, then `--concurrent` reads at once through a
-pool of `--connections` (more requests than connections: they wait for one). A request with no answer
-after `--give-up` seconds is counted as that.
+Measured with Redis frozen: one read alone, one create alone, /health/ready and /metrics (each alone), then
+`--concurrent` reads at once through a pool of `--connections` (more requests than connections: they wait for
+one). A request with no answer after `--give-up` seconds is counted as that.
 Usage: python bench/redis_freeze.py [BEFORE=main] [--timeout 2] [--connections 4] [--concurrent 40]
 """
 import argparse
@@ -28,7 +28,9 @@ def timed(call, give_up: float) -> tuple[float, str]:
     started = time.monotonic()
     try:
         response = call(timeout=give_up)
-        outcome = f"{response.status_code} {response.json().get('reason', '')}".strip()
+        reason = response.json().get("reason", "") if response.headers["Content-Type"].startswith(
+            "application/json") else ""
+        outcome = f"{response.status_code} {reason}".strip()
     except requests.Timeout:
         outcome = "none"
     return time.monotonic() - started, outcome
@@ -47,6 +49,8 @@ def measure(tree: Path, args) -> dict[str, list[tuple[float, str]]]:
                 alone = timed(lambda timeout: requests.get(read, timeout=timeout), args.give_up)
                 create = timed(lambda timeout: requests.post(f"{base}/v1/matches", json=TWO_HUMANS,
                                                              timeout=timeout), args.give_up)
+                ready = timed(lambda timeout: requests.get(f"{base}/health/ready", timeout=timeout), args.give_up)
+                metrics = timed(lambda timeout: requests.get(f"{base}/metrics", timeout=timeout), args.give_up)
                 with ThreadPoolExecutor(args.concurrent) as pool:
                     crowd = list(pool.map(lambda _: timed(lambda timeout: requests.get(read, timeout=timeout),
                                                           args.give_up), range(args.concurrent)))
@@ -54,7 +58,8 @@ def measure(tree: Path, args) -> dict[str, list[tuple[float, str]]]:
                 server.process.send_signal(signal.SIGCONT)
     finally:
         server.stop()
-    return {"a read alone": [alone], "a create alone": [create], f"{args.concurrent} reads at once": crowd}
+    return {"a read alone": [alone], "a create alone": [create], "/health/ready alone": [ready],
+            "/metrics alone": [metrics], f"{args.concurrent} reads at once": crowd}
 
 
 def summary(answers: list[tuple[float, str]]) -> str:
