@@ -5,6 +5,7 @@ serves it, with the default rate limits on (a create first counts itself in Redi
 Measured with Redis frozen: one read alone, one create alone, /health/ready and /metrics (each alone), then
 `--concurrent` reads at once through a pool of `--connections` (more requests than connections: they wait for
 one). A request with no answer after `--give-up` seconds is counted as that.
+Run it from outside the repository's root, or both runs serve the working tree (bench/trees.py).
 Usage: python bench/redis_freeze.py [BEFORE=main] [--timeout 2] [--connections 4] [--concurrent 40]
 """
 import argparse
