@@ -47,10 +47,13 @@ def running_service(data_dir: Path, **settings: str):
             assert process.wait(timeout=30) == 0
 
 
+# Every e2e test drives the service from one address: the rate limits per address would measure themselves (they
+# are tested in tests/unit/test_bounded_cost.py and tests/integration/test_rate_limits.py).
+NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": ""}
+
+
 @pytest.fixture(scope="module")
 def server(redis_url, tmp_path_factory):
-    """The service on the test session's Redis, without rate limits: every test drives it from one address
-    (the limits are tested in tests/unit/test_bounded_cost.py and tests/integration/test_rate_limits.py)."""
-    with running_service(tmp_path_factory.mktemp("server"), REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="",
-                         LIMIT_MOVES="", LIMIT_ACCOUNTS="", LIMIT_CHALLENGES="") as base:
+    """The service on the test session's Redis, without rate limits."""
+    with running_service(tmp_path_factory.mktemp("server"), REDIS_URL=redis_url, **NO_RATE_LIMITS) as base:
         yield base

@@ -8,15 +8,13 @@ from urllib.parse import urlparse
 import pytest
 import requests
 
-from tests.e2e.conftest import running_service
+from tests.e2e.conftest import NO_RATE_LIMITS, running_service
 from tests.support.relay import Relay
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 PARTITION_SECONDS = 4  # longer than REDIS_TIMEOUT and STALL_AFTER: every program meets the outage
 HUMAN_AGAINST_A_BOT = {"game": "mantis", "seats": [{"name": "ann"}, {"bot": "greedy"}]}
-NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "",
-                  "LIMIT_CHALLENGES": ""}
 
 
 def relay_to(redis_url: str) -> Relay:

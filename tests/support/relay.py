@@ -54,7 +54,11 @@ class Relay:
                 client, _ = self._listener.accept()
             except OSError:  # closed
                 return
-            upstream = socket.create_connection(self._target)
+            try:
+                upstream = socket.create_connection(self._target)
+            except OSError:  # the target refused: so does the relay, by closing
+                client.close()
+                continue
             with self._lock:
                 if self._closed:
                     client.close()
