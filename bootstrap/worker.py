@@ -77,16 +77,16 @@ class BotWorker(SimpleWorker):
 
     @property
     def dequeue_timeout(self) -> float:  # type: ignore[override]
-        """RQ's own (worker_ttl - 15: 405 s) is also how long a wait on a connection that died silently hangs,
-        and how long Redis keeps such a dead wait, handing it the next job pushed (lost until the janitor finds
-        it). A short wait bounds both; the loop beats before each."""
+        """A wait on a connection that died silently hangs this long, and Redis keeps such a dead wait as long,
+        handing it the next job pushed (which the janitor then recovers): a short wait bounds both, where RQ's own
+        is worker_ttl - 15 (405 s). The loop beats before each wait."""
         return self._listen_seconds
 
     @property
     def connection_timeout(self) -> float:  # type: ignore[override]
-        """The socket timeout RQ gives its connection pool (it raises the pool's to this): a wait for a job and
-        one REDIS_TIMEOUT more. It is the worker's pool alone (main): a pool shared with the janitor, the beat
-        and the service got RQ's 415 s, so their reads hung that long on a dead connection too."""
+        """The socket timeout RQ gives the pool of the worker's client (it raises the pool's to this): one wait for
+        a job and one REDIS_TIMEOUT more. The client is the worker's alone (build_worker), so every other read of
+        the process (the janitor's, the beat's, the jobs') still gives up after REDIS_TIMEOUT."""
         return self._listen_seconds + self._redis_timeout
 
     def execute_job(self, job, queue):
