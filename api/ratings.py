@@ -24,8 +24,10 @@ class Ratings(MethodView):
     def get(self, query, game):
         """The game's ladder at `players` players (and `edition`), best first by ordinal (mu - 3 sigma), with each
         player's games, last match and 95% interval; 404 game_not_found for an unknown game, 422 for an edition or
-        player count the game does not have. Page with `offset` (next_offset) and `limit`."""
-        return ladders().leaderboard(game, query.get("edition"), query["players"], query["offset"], query["limit"])
+        player count the game does not have. Page with `offset` (next_offset) and `limit`. The provisional players
+        (too few rated matches or opponents) are listed apart: `provisional=true` pages them."""
+        return ladders().leaderboard(game, query.get("edition"), query["players"], query["offset"], query["limit"],
+                                     query["provisional"])
 
 
 @rating_routes.route("/<ladder>/players/<player>/chart.svg")
