@@ -164,6 +164,26 @@ class LadderService:
             raise NotFound("rating_not_found", f"{player!r} has played no rated match on the ladder {ladder_id!r}")
         return points
 
+    def decision(self, match_id: str) -> dict:
+        """What the ladder made of a finished rated match: rated, not rated (with the reason) or voided (by whom and
+        why), and its seats as ranked. 404 match_not_found; 404 rating_not_found when no ladder has decided it (not a
+        rated match, not finished, aborted or canceled, or its rating still due)."""
+        try:
+            finished = self._matches.load(match_id).state
+        except NotFound:
+            raise _missing_match(match_id) from None
+        ladder_id = _ladder_of(finished)
+        recorded = self._store.recall(ladder_key(ladder_id), match_id) if ladder.ranks(finished) else None
+        if not recorded:
+            raise NotFound("rating_not_found", f"no ladder has rated match {match_id}: not a rated match, not "
+                                               "finished, aborted or canceled, or its rating is still due")
+        data = self._event_at(ladder_id, int(recorded))["data"]
+        void = self._store.recall(ladder_key(ladder_id), VOID + match_id)
+        voided = self._event_at(ladder_id, int(void))["data"] if void else None
+        return {"match": match_id, "ladder": ladder_id, "at": data["at"], "rated": "reason" not in data and not void,
+                "reason": data.get("reason"), "seats": data["seats"],
+                "voided": {key: voided[key] for key in ("at", "by", "reason")} if voided else None}
+
     def _ladder_ids(self) -> list[tuple[str, str]]:
         """(ladder, game) of every ladder."""
         listed = self._store.matches(None, None, 10_000, catalog=LADDERS)
@@ -296,9 +316,10 @@ def _point(data: dict, seat: dict) -> dict:
 
 
 def entry(row: dict) -> dict:
-    """A leaderboard entry as the API shows it."""
+    """A leaderboard entry as the API shows it. A row written before players could be provisional (until a rebuild
+    rewrites it, docs/ladder.md) is on the ranked board, and shown as it is listed."""
     return {"player": row["player"], "name": row["name"], "kind": row["kind"], **ratings.shown(row["mu"], row["sigma"]),
-            "games": row["games"], "last_played": row["last_played"], "provisional": row["provisional"]}
+            "games": row["games"], "last_played": row["last_played"], "provisional": row.get("provisional", False)}
 
 
 def _missing_ladder(ladder_id: str) -> NotFound:

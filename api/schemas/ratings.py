@@ -84,6 +84,34 @@ class AccountPage(Account):
                                  metadata={"description": "its last matches, newest first"})
 
 
+class RatedSeat(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": ["account", HOUSE]})
+    rank = fields.Integer(required=True, metadata={"description": "its rank in the match (1 best)"})
+    before = fields.Dict(metadata={"description": "{mu, sigma} before the match (when it was rated)"})
+    after = fields.Dict(metadata={"description": "{mu, sigma} after it (when it was rated)"})
+
+
+class RatingVoid(Schema):
+    at = fields.String(required=True)
+    by = fields.String(required=True)
+    reason = fields.String(required=True)
+
+
+class MatchRating(Schema):
+    match = fields.String(required=True)
+    ladder = fields.String(required=True)
+    at = fields.String(required=True, metadata={"description": "when the match ended (UTC)"})
+    rated = fields.Boolean(required=True, metadata={"description": "whether its result moves ratings now"})
+    reason = fields.String(required=True, allow_none=True, metadata={
+        "description": "why it was not rated: first_moves_missing (a seat never moved) or repeat_pairing (two of its "
+                       "accounts had 3 results rated together that day); null when it was rated"})
+    seats = fields.List(fields.Nested(RatedSeat), required=True)
+    voided = fields.Nested(RatingVoid, required=True, allow_none=True, metadata={
+        "description": "the operator's void of its rating, when it was voided"})
+
+
 class RatingVoided(Schema):
     match = fields.String(required=True)
     ladder = fields.String(required=True)

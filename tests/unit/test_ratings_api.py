@@ -189,3 +189,31 @@ def test_the_operator_voids_a_rating_over_http_and_with_cardroom_admin(monkeypat
                  "--reason", "farmed"]) == 0
     assert json.loads(capsys.readouterr().out)["match"] == second
     assert client.get(f"/v1/accounts/{ann['id']}").get_json()["ratings"] == []
+
+
+def test_a_matchs_rating_says_whether_it_was_rated_why_not_and_whether_it_was_voided():
+    client = make_client(InlineBots(), admin_key=ADMIN)
+    ann = register(client, "ann")
+    # given a rated match played to its end, and one ann resigns before anyone moved
+    played = play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])["id"]
+    resigned = client.post("/v1/matches", headers=bearer(ann["api_key"]), json={
+        "game": "mantis", "seats": [{"account": ann["id"]}, {"bot": "random"}], "clock": CLOCK,
+        "rated": True}).get_json()["id"]
+    assert client.post(f"/v1/matches/{resigned}/resign", headers=bearer(ann["api_key"])).status_code == 200
+    # then the first is rated, with its seats' ratings before and after, and the second is not, with the reason
+    rating = client.get(f"/v1/ratings/matches/{played}").get_json()
+    assert (rating["ladder"], rating["rated"], rating["reason"], rating["voided"]) == (
+        "mantis.classic.2p", True, None, None)
+    assert [seat["player"] for seat in rating["seats"]] == [ann["id"], "bot:greedy"]
+    assert all(seat["before"] == {"mu": 25.0, "sigma": 25 / 3} for seat in rating["seats"])
+    unrated = client.get(f"/v1/ratings/matches/{resigned}").get_json()
+    assert (unrated["rated"], unrated["reason"]) == (False, "first_moves_missing")
+    # and once the first is voided it says by whom and why
+    client.post(f"/v1/admin/ratings/{played}/void", json=WHY, headers=bearer(ADMIN))
+    voided = client.get(f"/v1/ratings/matches/{played}").get_json()
+    assert voided["rated"] is False and {k: voided["voided"][k] for k in ("by", "reason")} == WHY
+    # and a match no ladder decided, or none at all, is 404 with the reason
+    unrated_match = client.post("/v1/matches", json={"game": "mantis", "seats": [{"bot": "greedy"},
+                                                                                 {"bot": "random"}]}).get_json()
+    assert_error(client.get(f"/v1/ratings/matches/{unrated_match['id']}"), 404, "rating_not_found")
+    assert_error(client.get("/v1/ratings/matches/nothing"), 404, "match_not_found")
