@@ -1,6 +1,8 @@
 """Rated play through the service on the in-memory store: a rated match that finishes is rated once on its ladder,
 the leaderboard is its projection, and a rebuild from the logs gives the same table (and repairs a damaged one)."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.leaderboards import InMemoryLeaderboardStore
@@ -9,7 +11,7 @@ from service.accounts import AccountService
 from domain import ladder
 from service import ratings
 from service.errors import Conflict, NotFound, Unprocessable
-from service.ladders import LadderService, ladder_key
+from service.ladders import LadderService, _counted, _rated, _replayed, ladder_key
 from tests.support.service import InlineBots, make_service
 
 CLOCK = {"move_ms": 60_000}
@@ -283,3 +285,46 @@ def test_a_rating_is_voided_once_and_only_a_rating_that_moved_is_voided():
     with pytest.raises(NotFound) as missing:
         rig.ladders.void("no-such-match", "ops", "typo")
     assert missing.value.reason == "match_not_found"
+
+
+PLAYERS = [f"{letter * 32}" for letter in "abcd"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(results=st.lists(st.tuples(st.permutations(range(4)), st.integers(1, 2)), min_size=2, max_size=12),
+       draw=st.data())
+def test_a_ladder_that_voids_a_match_stands_as_one_that_never_rated_it(results, draw):
+    """Whatever the results, whichever match is voided and however many are rated after the void: the standings
+    the log folds to are those of the rated matches but the voided one, replayed from newcomers."""
+    voided = draw.draw(st.integers(0, len(results) - 1))
+    void_after = draw.draw(st.integers(voided + 1, len(results)))
+
+    def event(i):
+        (first, second, *_), winner = results[i]
+        entrants = [{"player": PLAYERS[p], "name": f"p{p}", "kind": "account", "rank": 1 if seat + 1 == winner else 2}
+                    for seat, p in enumerate((first, second))]
+        return f"m{i}", f"2026-11-25T05:{i:02d}:00.000Z", entrants
+
+    state, log = None, []
+    for i in range(len(results)):
+        if i == void_after:
+            state, log = void(state, log, f"m{voided}")
+        rated = _rated(LADDER, *event(i), state)
+        state, log = ladder.evolve(state, rated), log + [rated]
+    if void_after == len(results):
+        state, log = void(state, log, f"m{voided}")
+    never = [(version, rated) for version, rated in _counted(log) if rated["match"] != f"m{voided}"]
+    assert {p: standing_of(s) for p, s in state["players"].items()} == \
+        {p: standing_of(s) for p, s in _replayed(LADDER, never)[0]["players"].items()}
+
+
+def void(state, log, match_id):
+    kept = [(version, data) for version, data in _counted(log) if data["match"] != match_id]
+    event = ladder.voided(LADDER, match_id, "2026-11-25T06:00:00.000Z", "ops", "a test", state,
+                          _replayed(LADDER, kept)[0])
+    return ladder.evolve(state, event), log + [event]
+
+
+def standing_of(standing):
+    return {key: pytest.approx(value) if isinstance(value, float) else value for key, value in standing.items()
+            if key != "version"}
