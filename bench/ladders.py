@@ -6,8 +6,9 @@
   read      a leaderboard page of 50 at the top and near the bottom of that ladder, and a player's ratings (the
             account page's), p50/p99;
   rebuild   `cardroom ratings rebuild`'s work for REAL matches played to their end (greedy against random, inline);
-  void      an operator's void: the replay of the whole grown ladder that it recomputes, and one void of the first
-            of the REAL matches, end to end (the ladder replayed, the event appended, the leaderboard replaced).
+  void      an operator's void: the replay of the grown ladder it computes, voiding its first match (the worst case:
+            every later match a voided player's rating reaches is recomputed) and a recent one; and one void of the
+            first of the REAL matches, end to end (the replay, the event appended, the leaderboard replaced).
 """
 import argparse
 import random
@@ -73,10 +74,12 @@ def rate_and_read(url: str, players: int, ratings: int) -> None:
         ladders.ratings_of(player)
         reads.append(time.perf_counter() - started)
     print(f"read: one player's ratings with their history: {percentiles(reads)}")
-    log = RedisEventStore(client).read(ladder_key("mantis.classic.2p"))
-    started = time.perf_counter()
-    _replayed("mantis.classic.2p", _counted(log))
-    print(f"void: the replay a void recomputes, {len(log)} rated matches: {time.perf_counter() - started:.2f} s")
+    counted = _counted(RedisEventStore(client).read(ladder_key("mantis.classic.2p")))
+    for which, index in (("the first", 0), ("the 100th from the end", len(counted) - 100)):
+        started = time.perf_counter()
+        _replayed("mantis.classic.2p", counted[:index] + counted[index + 1:])
+        print(f"void: the replay a void of {which} of {len(counted)} rated matches computes: "
+              f"{time.perf_counter() - started:.2f} s")
     client.flushdb()
 
 

@@ -241,14 +241,15 @@ def _rate(players: dict, pairs: dict, data: dict, version: int) -> None:
     """Folds one match_rated into the players and the pairs of accounts."""
     seated = [seat["player"] for seat in data["seats"]]
     for seat in data["seats"]:
-        known = players.get(seat["player"], {"games": 0, "opponents": []})
-        opponents = list(known["opponents"])
-        for other in seated:
-            if other != seat["player"] and other not in opponents and len(opponents) < PROVISIONAL_OPPONENTS:
-                opponents.append(other)
-        players[seat["player"]] = {"name": seat["name"], "kind": seat["kind"], **seat["after"],
-                                   "games": known["games"] + 1, "opponents": opponents,
-                                   "last_played": data["at"], "version": version}
-    now = _seconds(data["at"])
-    for pair in _pairs(data["seats"]):
-        pairs[pair] = [t for t in pairs.get(pair, ()) if t > now - DAY_SECONDS] + [now]
+        known = players.get(seat["player"])
+        games, opponents = (known["games"], known["opponents"]) if known else (0, [])
+        if len(opponents) < PROVISIONAL_OPPONENTS:  # a full list is shared between versions: it never changes
+            met = [other for other in seated if other != seat["player"] and other not in opponents]
+            opponents = opponents + met[:PROVISIONAL_OPPONENTS - len(opponents)]
+        players[seat["player"]] = {"name": seat["name"], "kind": seat["kind"], **seat["after"], "games": games + 1,
+                                   "opponents": opponents, "last_played": data["at"], "version": version}
+    paired = _pairs(data["seats"])
+    if paired:
+        now = _seconds(data["at"])
+        for pair in paired:
+            pairs[pair] = [t for t in pairs.get(pair, ()) if t > now - DAY_SECONDS] + [now]

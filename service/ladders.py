@@ -285,12 +285,16 @@ def _counted(log: list[dict]) -> list[tuple[int, dict]]:
 
 def _replayed(ladder_id: str, kept: list[tuple[int, dict]]) -> tuple[dict | None, dict[str, list]]:
     """The ladder folded from the rated matches `kept` ((version, match_rated's data), in order) alone, openskill
-    recomputed from their ranks; and each player's history, its points at their ladder versions."""
+    recomputed from their ranks; and each player's history, its points at their ladder versions. A match whose
+    seats stand where its record says they stood before it keeps its recorded ratings (openskill would give them
+    again): only the matches a void reaches are recomputed, not the whole ladder."""
     state: dict | None = None
     histories: defaultdict[str, list] = defaultdict(list)
     for version, data in kept:
         entrants = [{key: seat[key] for key in ("player", "name", "kind", "rank")} for seat in data["seats"]]
-        event = _rated(ladder_id, data["match"], data["at"], entrants, state)
+        standing = [ladder.standing(state, seat["player"]) or ratings.initial() for seat in data["seats"]]
+        event = {"type": "match_rated", "data": data} if standing == [seat["before"] for seat in data["seats"]] \
+            else _rated(ladder_id, data["match"], data["at"], entrants, state)
         state = ladder.evolve(state, event)
         for seat in event["data"]["seats"]:
             histories[seat["player"]].append((version, _point(event["data"], seat)))
