@@ -287,25 +287,31 @@ def _replayed(ladder_id: str, kept: list[tuple[int, dict]]) -> tuple[dict | None
     """The ladder folded from the rated matches `kept` ((version, match_rated's data), in order) alone, openskill
     recomputed from their ranks; and each player's history, its points at their ladder versions. A match whose
     seats stand where its record says they stood before it keeps its recorded ratings (openskill would give them
-    again): only the matches a void reaches are recomputed, not the whole ladder."""
-    state: dict | None = None
+    again): only the matches a void reaches are recomputed. The ratings are followed in a dict of their own and the
+    ladder folded once at the end: folding match by match would copy every player each match."""
+    standings: dict[str, dict] = {}
+    events: list[dict] = []
     histories: defaultdict[str, list] = defaultdict(list)
     for version, data in kept:
-        entrants = [{key: seat[key] for key in ("player", "name", "kind", "rank")} for seat in data["seats"]]
-        standing = [ladder.standing(state, seat["player"]) or ratings.initial() for seat in data["seats"]]
-        event = {"type": "match_rated", "data": data} if standing == [seat["before"] for seat in data["seats"]] \
-            else _rated(ladder_id, data["match"], data["at"], entrants, state)
-        state = ladder.evolve(state, event)
-        for seat in event["data"]["seats"]:
-            histories[seat["player"]].append((version, _point(event["data"], seat)))
-    return state, histories
+        before = [standings.get(seat["player"]) or ratings.initial() for seat in data["seats"]]
+        if before != [seat["before"] for seat in data["seats"]]:
+            entrants = [{key: seat[key] for key in ("player", "name", "kind", "rank")} for seat in data["seats"]]
+            data = _rated_from(ladder_id, data["match"], data["at"], entrants, before)["data"]
+        for seat in data["seats"]:
+            standings[seat["player"]] = seat["after"]
+            histories[seat["player"]].append((version, _point(data, seat)))
+        events.append({"type": "match_rated", "data": data})
+    return (ladder.evolve_all(None, events) if events else None), histories
 
 
 def _rated(ladder_id: str, match_id: str, at: str, entrants: list[dict], state: dict | None) -> dict:
     """The match_rated event of `entrants` on the ladder at `state`: openskill from their standings there."""
     before = [ladder.standing(state, e["player"]) or ratings.initial() for e in entrants]
-    after = ratings.rate(before, [e["rank"] for e in entrants])
-    return ladder.rated(ladder_id, match_id, at, entrants, before, after)
+    return _rated_from(ladder_id, match_id, at, entrants, before)
+
+
+def _rated_from(ladder_id: str, match_id: str, at: str, entrants: list[dict], before: list[dict]) -> dict:
+    return ladder.rated(ladder_id, match_id, at, entrants, before, ratings.rate(before, [e["rank"] for e in entrants]))
 
 
 def _row(player: str, standing: dict) -> dict:
