@@ -7,7 +7,7 @@ from api.context import credential
 from api.etags import Blueprint
 from api.schemas.admin import AdminAccount, AdminAction, BotTurns
 from api.schemas.matches import Match
-from api.schemas.ratings import RatingsRebuilt
+from api.schemas.ratings import RatingsRebuilt, RatingVoided
 from service.admin import AdminService
 
 admin = Blueprint("admin", __name__, url_prefix="/v1/admin",
@@ -80,3 +80,15 @@ class RebuildRatings(MethodView):
         """Recompute every rating from the logs of the rated matches, in each ladder's order, and replace the
         leaderboards with them (`cardroom ratings rebuild`, docs/ladder.md): repairs a damaged projection."""
         return admin_service().rebuild_ratings(credential(), body["reason"], body["by"])
+
+
+@admin.route("/ratings/<match_id>/void")
+class VoidRating(MethodView):
+    @admin.arguments(AdminAction)
+    @admin.response(200, RatingVoided)
+    @admin.doc(security=ADMIN_KEY, operationId="voidRating")
+    def post(self, body, match_id):
+        """Take a rated match's rating back (`cardroom admin void-rating`, docs/ladder.md): `rating_voided` in its
+        ladder's log, its players' and later players' ratings recomputed as if it had never been rated, the
+        leaderboard rebuilt. 404 match_not_found; 409 match_not_rated (it moved no rating), rating_voided (done)."""
+        return admin_service().void_rating(credential(), match_id, body["reason"], body["by"])

@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from api.chart import history_svg
 from api.etags import Blueprint
-from api.schemas.ratings import Leaderboard, RatingsQuery
+from api.schemas.ratings import Leaderboard, MatchRating, RatingsQuery
 from service.ladders import LadderService
 
 rating_routes = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
@@ -24,8 +24,21 @@ class Ratings(MethodView):
     def get(self, query, game):
         """The game's ladder at `players` players (and `edition`), best first by ordinal (mu - 3 sigma), with each
         player's games, last match and 95% interval; 404 game_not_found for an unknown game, 422 for an edition or
-        player count the game does not have. Page with `offset` (next_offset) and `limit`."""
-        return ladders().leaderboard(game, query.get("edition"), query["players"], query["offset"], query["limit"])
+        player count the game does not have. Page with `offset` (next_offset) and `limit`. The provisional players
+        (too few rated matches or opponents) are listed apart: `provisional=true` pages them."""
+        return ladders().leaderboard(game, query.get("edition"), query["players"], query["offset"], query["limit"],
+                                     query["provisional"])
+
+
+@rating_routes.route("/matches/<match_id>")
+class RatingOfMatch(MethodView):
+    @rating_routes.response(200, MatchRating)
+    @rating_routes.doc(operationId="getMatchRating")
+    def get(self, match_id):
+        """What its ladder made of a finished rated match: rated, or not rated and why (docs/ladder.md: a seat that
+        never moved, a repeat pairing), or voided by the operator. 404 match_not_found; 404 rating_not_found when no
+        ladder has decided it (not rated, unfinished, aborted or canceled, or its rating still due)."""
+        return ladders().decision(match_id)
 
 
 @rating_routes.route("/<ladder>/players/<player>/chart.svg")

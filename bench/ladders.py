@@ -5,7 +5,10 @@
             rating of a process that has to fold the whole ladder first;
   read      a leaderboard page of 50 at the top and near the bottom of that ladder, and a player's ratings (the
             account page's), p50/p99;
-  rebuild   `cardroom ratings rebuild`'s work for REAL matches played to their end (greedy against random, inline).
+  rebuild   `cardroom ratings rebuild`'s work for REAL matches played to their end (greedy against random, inline);
+  void      an operator's void: the replay of the grown ladder it computes, voiding its first match (the worst case:
+            every later match a voided player's rating reaches is recomputed) and a recent one; and one void of the
+            first of the REAL matches, end to end (the replay, the event appended, the leaderboard replaced).
 """
 import argparse
 import random
@@ -21,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common import embedded_redis  # noqa: E402
 from eventstore.leaderboards import RedisLeaderboardStore  # noqa: E402
 from eventstore.redis_store import RedisEventStore  # noqa: E402
-from service.ladders import LadderService  # noqa: E402
+from service.ladders import LadderService, _counted, _replayed, ladder_key  # noqa: E402
 from tests.support.service import InlineBots, make_service  # noqa: E402
 
 
@@ -34,6 +37,7 @@ def finished(players: list[str], winner: int) -> dict:
     """A finished rated 2-seat Mantis match between two accounts, as the reaction is given it."""
     return {"rated": True, "status": "finished", "game": "mantis", "options": {"edition": "classic"},
             "seats": [{"name": p[:8], "bot": None, "open": False, "account": p} for p in players],
+            "clock": {"moved": [True, True]},
             "result": {"winners": [winner], "scores": {"0": 10 if winner == 0 else 5, "1": 10 if winner == 1 else 5}}}
 
 
@@ -48,8 +52,9 @@ def rate_and_read(url: str, players: int, ratings: int) -> None:
         started = time.perf_counter()
         ladders.rate(uuid.uuid4().hex, finished(pair, rng.randrange(2)), "2026-01-01T00:00:00.000Z")
         timings.append(time.perf_counter() - started)
-    board = ladders.leaderboard("mantis", None, 2, 0, 1)
-    print(f"rate: {ratings} ratings into a ladder of {board['total']} players: {percentiles(timings)}; "
+    board = ladders.leaderboard("mantis", None, 2, 0, 1, provisional=True)
+    total = sum(board["totals"].values())
+    print(f"rate: {ratings} ratings into a ladder of {total} players ({board['totals']}): {percentiles(timings)}; "
           f"last 1000: {percentiles(timings[-1000:])}")
     started = time.perf_counter()
     LadderService(RedisEventStore(client), RedisLeaderboardStore(client)).rate(
@@ -60,7 +65,7 @@ def rate_and_read(url: str, players: int, ratings: int) -> None:
         reads = []
         for _ in range(200):
             started = time.perf_counter()
-            ladders.leaderboard("mantis", None, 2, offset, 50)
+            ladders.leaderboard("mantis", None, 2, offset, 50, provisional=True)
             reads.append(time.perf_counter() - started)
         print(f"read: a page of 50 at offset {offset}: {percentiles(reads)}")
     reads = []
@@ -69,6 +74,12 @@ def rate_and_read(url: str, players: int, ratings: int) -> None:
         ladders.ratings_of(player)
         reads.append(time.perf_counter() - started)
     print(f"read: one player's ratings with their history: {percentiles(reads)}")
+    counted = _counted(RedisEventStore(client).read(ladder_key("mantis.classic.2p")))
+    for which, index in (("the first", 0), ("the 100th from the end", len(counted) - 100)):
+        started = time.perf_counter()
+        _replayed("mantis.classic.2p", counted[:index] + counted[index + 1:])
+        print(f"void: the replay a void of {which} of {len(counted)} rated matches computes: "
+              f"{time.perf_counter() - started:.2f} s")
     client.flushdb()
 
 
@@ -80,14 +91,23 @@ def rebuild(url: str, matches: int) -> None:
     seats = [[{"bot": "greedy"}, {"bot": "random"}], [{"bot": "random"}, {"bot": "greedy"}]]
     for i in range(matches):
         service.create("mantis", {}, seats[i % 2], clock_spec={"move_ms": 60_000}, rated=True)
-    live = ladders.leaderboard("mantis", None, 2, 0, 10)
+    live = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True)
     started = time.perf_counter()
     rebuilt = ladders.rebuild()
     elapsed = time.perf_counter() - started
-    same = ladders.leaderboard("mantis", None, 2, 0, 10) == live
+    same = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True) == live
     print(f"rebuild: {rebuilt['matches']} rated matches in {elapsed:.2f} s "
           f"({elapsed / rebuilt['matches'] * 1000:.2f} ms a match), the same table as live: {same}, "
           f"differences: {len(rebuilt['differences'])}")
+    first = store.read(ladder_key("mantis.classic.2p"), upto=1)[0]["data"]["match"]
+    started = time.perf_counter()
+    ladders.void(first, "bench", "the first match")
+    elapsed = time.perf_counter() - started
+    voided = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True)
+    again = ladders.rebuild()
+    print(f"void: the first of {rebuilt['matches']} real matches voided in {elapsed:.2f} s; a rebuild after it: "
+          f"differences {len(again['differences'])}, the same table: "
+          f"{ladders.leaderboard('mantis', None, 2, 0, 10, provisional=True) == voided}")
 
 
 def main() -> None:

@@ -8,14 +8,16 @@ from cli.bot import Client, HttpError
 
 def add_admin_command(commands) -> None:
     admin = commands.add_parser("admin", help="the operator's actions: abort a match, disable or enable an account, "
-                                              "list and re-enqueue stuck bot turns")
+                                              "list and re-enqueue stuck bot turns, void a match's rating")
     admin.add_argument("--url", required=True, help="the server, e.g. http://localhost:8000")
     admin.add_argument("--key", required=True, help="the server's ADMIN_KEY")
     admin.add_argument("--by", default="admin", help="who acts, for the log (default: admin)")
     actions = admin.add_subparsers(dest="action", required=True)
     for action, target, help_text in (("abort", "match", "end a match with no result"),
                                       ("disable", "account", "refuse an account's key and take it out of its matches"),
-                                      ("enable", "account", "accept an account's key again")):
+                                      ("enable", "account", "accept an account's key again"),
+                                      ("void-rating", "match", "take a rated match's rating back and recompute "
+                                                               "its ladder without it")):
         parser = actions.add_parser(action, help=help_text)
         parser.add_argument(target, help=f"the {target}'s id" + (" or name" if target == "account" else ""))
         parser.add_argument("--reason", required=True, help="why: logged with the action")
@@ -51,6 +53,8 @@ def _request(args: argparse.Namespace) -> tuple[str, str, dict | None]:
         return "POST", f"/v1/admin/matches/{args.match}/abort", why
     if args.action in ("disable", "enable"):
         return "POST", f"/v1/admin/accounts/{args.account}/{args.action}", why
+    if args.action == "void-rating":
+        return "POST", f"/v1/admin/ratings/{args.match}/void", why
     if args.action == "requeue":
         return "POST", "/v1/admin/bot-turns/requeue", why
     return "GET", "/v1/admin/bot-turns", None

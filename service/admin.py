@@ -1,6 +1,6 @@
 """What the operator may do through the API with the ADMIN_KEY (docs/operations.md): abort a match, disable or
-enable an account, see and re-enqueue the bot turns the workers have not played, and rebuild the ratings from the
-logs (docs/ladder.md). Each action is logged with
+enable an account, see and re-enqueue the bot turns the workers have not played, void a match's rating and rebuild
+the ratings from the logs (docs/ladder.md). Each action is logged with
 who asked and why; an abort is also in the match's own log, where the audit replays it."""
 import hmac
 import logging
@@ -81,10 +81,20 @@ class AdminService:
 
     def rebuild_ratings(self, credential: str | None, reason: str, by: str) -> dict:
         """Every rating recomputed from the matches' logs, and the leaderboards replaced with them."""
-        self.authorize(credential)
-        if self._ladders is None:
-            raise NotFound("ladders_disabled", "this server keeps no ladders")
-        rebuilt = self._ladders.rebuild()
+        rebuilt = self._ladders_of(credential).rebuild()
         log.warning("admin %s rebuilt the ratings (%d ladders, %d matches, %d differences): %s", by,
                     rebuilt["ladders"], rebuilt["matches"], len(rebuilt["differences"]), reason)
         return rebuilt
+
+    def void_rating(self, credential: str | None, match_id: str, reason: str, by: str) -> dict:
+        """A rated match's rating taken back, in its ladder's log, and the ladder's standings recomputed without it."""
+        voided = self._ladders_of(credential).void(match_id, by, reason)
+        log.warning("admin %s voided the rating of match %s on %s (%d players restated): %s", by, match_id,
+                    voided["ladder"], len(voided["players"]), reason)
+        return voided
+
+    def _ladders_of(self, credential: str | None) -> LadderService:
+        self.authorize(credential)
+        if self._ladders is None:
+            raise NotFound("ladders_disabled", "this server keeps no ladders")
+        return self._ladders

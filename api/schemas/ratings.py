@@ -16,6 +16,9 @@ class RatingsQuery(Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000),
                             metadata={"description": "entries to skip: next_offset of the last page"})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=PAGE_MAX))
+    provisional = fields.Boolean(load_default=False, metadata={
+        "description": "list the provisional players (too few rated matches or opponents to be read: listed apart) "
+                       "instead of the established ones"})
 
 
 class Rating(Schema):
@@ -30,10 +33,18 @@ class Rating(Schema):
     high = fields.Float(required=True, metadata={"description": "mu + 1.96 sigma"})
     games = fields.Integer(required=True, metadata={"description": "rated matches played on this ladder"})
     last_played = fields.String(required=True, metadata={"description": "when its last rated match ended (UTC)"})
+    provisional = fields.Boolean(required=True, metadata={
+        "description": "fewer than 10 rated matches, or fewer than 3 different opponents, on this ladder: listed "
+                       "apart from the established players"})
 
 
 class RankedRating(Rating):
     rank = fields.Integer(required=True)
+
+
+class LadderTotals(Schema):
+    established = fields.Integer(required=True, metadata={"description": "players ranked on the ladder"})
+    provisional = fields.Integer(required=True, metadata={"description": "players listed apart, not ranked yet"})
 
 
 class Leaderboard(Schema):
@@ -41,7 +52,10 @@ class Leaderboard(Schema):
     game = fields.String(required=True)
     options = fields.Dict(required=True, metadata={"description": "the game's options that name the ladder"})
     players = fields.Integer(required=True)
-    total = fields.Integer(required=True, metadata={"description": "players rated on this ladder"})
+    provisional = fields.Boolean(required=True, metadata={"description": "whether this page lists the provisional "
+                                                                         "players or the established ones"})
+    total = fields.Integer(required=True, metadata={"description": "players in this listing"})
+    totals = fields.Nested(LadderTotals, required=True)
     offset = fields.Integer(required=True)
     next_offset = fields.Integer(required=True, allow_none=True, metadata={"description": "null on the last page"})
     entries = fields.List(fields.Nested(RankedRating), required=True)
@@ -68,6 +82,42 @@ class AccountPage(Account):
                           metadata={"description": "one per ladder it played, the most played first"})
     recent_matches = fields.List(fields.Nested(AccountMatch), required=True,
                                  metadata={"description": "its last matches, newest first"})
+
+
+class RatedSeat(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"enum": ["account", HOUSE]})
+    rank = fields.Integer(required=True, metadata={"description": "its rank in the match (1 best)"})
+    before = fields.Dict(metadata={"description": "{mu, sigma} before the match (when it was rated)"})
+    after = fields.Dict(metadata={"description": "{mu, sigma} after it (when it was rated)"})
+
+
+class RatingVoid(Schema):
+    at = fields.String(required=True)
+    by = fields.String(required=True)
+    reason = fields.String(required=True)
+
+
+class MatchRating(Schema):
+    match = fields.String(required=True)
+    ladder = fields.String(required=True)
+    at = fields.String(required=True, metadata={"description": "when the match ended (UTC)"})
+    rated = fields.Boolean(required=True, metadata={"description": "whether its result moves ratings now"})
+    reason = fields.String(required=True, allow_none=True, metadata={
+        "description": "why it was not rated: first_moves_missing (a seat never moved) or repeat_pairing (two of its "
+                       "accounts had 3 results rated together that day); null when it was rated"})
+    seats = fields.List(fields.Nested(RatedSeat), required=True)
+    voided = fields.Nested(RatingVoid, required=True, allow_none=True, metadata={
+        "description": "the operator's void of its rating, when it was voided"})
+
+
+class RatingVoided(Schema):
+    match = fields.String(required=True)
+    ladder = fields.String(required=True)
+    players = fields.List(fields.String(), required=True, metadata={
+        "description": "the players whose standing the void changed (recomputed as if the match had never been "
+                       "rated)"})
 
 
 class RatingsRebuilt(Schema):

@@ -7,17 +7,20 @@ const reference = decodeURIComponent(location.pathname.split("/").pop());
 function ratingRow(rating) {
   const [game] = rating.ladder.split(".");
   return el("tr", { "data-ladder": rating.ladder },
-    el("td", {}, el("a", { href: `/ratings/${game}?${ladderQuery(rating.ladder)}` }, rating.ladder)),
+    el("td", {}, el("a", { href: `/ratings/${game}?${ladderQuery(rating)}` }, rating.ladder),
+      rating.provisional ? " (provisional)" : ""),
     el("td", {}, fixed(rating.ordinal)), el("td", {}, fixed(rating.mu)), el("td", {}, fixed(rating.sigma)),
     el("td", {}, `${fixed(rating.low, 1)} to ${fixed(rating.high, 1)}`), el("td", {}, String(rating.games)),
     el("td", {}, when(rating.last_played)));
 }
 
-/** The leaderboard's query of a ladder id: "mantis.compact.3p" -> edition=compact&players=3. */
-function ladderQuery(ladder) {
-  const parts = ladder.split(".");
+/** The leaderboard's query of a rating's listing: "mantis.compact.3p" -> edition=compact&players=3, and
+ * provisional=true where the player is listed apart. */
+function ladderQuery(rating) {
+  const parts = rating.ladder.split(".");
   const query = new URLSearchParams({ players: parts.at(-1).replace("p", "") });
   if (parts.length === 3) query.set("edition", parts[1]);
+  if (rating.provisional) query.set("provisional", "true");
   return query;
 }
 

@@ -1,5 +1,6 @@
-// A game's leaderboard: GET /v1/ratings/<game>, best first by ordinal; the ladder (edition, players) and the page
-// live in the URL. Accounts link to their page; house bots (the anchors) have none.
+// A game's leaderboard: GET /v1/ratings/<game>, best first by ordinal; the ladder (edition, players), the listing
+// (established, or provisional: listed apart) and the page live in the URL. Accounts link to their page; house bots
+// (the anchors) have none.
 import { el, fixed, getJson, showError, when } from "./dom.js";
 
 const game = decodeURIComponent(location.pathname.split("/").pop());
@@ -36,12 +37,23 @@ async function fillForm(form) {
 async function show() {
   await fillForm(document.getElementById("ladder"));
   const query = new URLSearchParams();
-  for (const name of ["edition", "players", "offset", "limit"]) if (params.get(name)) query.set(name, params.get(name));
+  for (const name of ["edition", "players", "offset", "limit", "provisional"]) {
+    if (params.get(name)) query.set(name, params.get(name));
+  }
   const board = await getJson(`/v1/ratings/${encodeURIComponent(game)}?${query}`);
   document.title = `cardroom: ${board.ladder}`;
-  document.getElementById("name").textContent = `Leaderboard ${board.ladder}`;
+  document.getElementById("name").textContent = `Leaderboard ${board.ladder}` + (board.provisional ? ", provisional" : "");
+  const listing = board.provisional ? "provisional players (too few rated matches or opponents to rank)"
+    : "ranked players";
   document.getElementById("summary").textContent = board.total
-    ? `${board.total} rated players, sorted by ordinal (mu - 3 sigma)` : "no rated match on this ladder yet";
+    ? `${board.total} ${listing}, sorted by ordinal (mu - 3 sigma)` : `no ${listing} on this ladder yet`;
+  const other = new URLSearchParams(query);
+  other.delete("offset");
+  if (board.provisional) other.delete("provisional"); else other.set("provisional", "true");
+  const apart = document.getElementById("other");
+  apart.href = `?${other}`;
+  apart.textContent = board.provisional ? `the ranked players (${board.totals.established})`
+    : `the provisional players, listed apart (${board.totals.provisional})`;
   document.querySelector("#leaderboard tbody").replaceChildren(...board.entries.map(row));
   const next = document.getElementById("next");
   next.hidden = board.next_offset === null;

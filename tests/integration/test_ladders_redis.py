@@ -1,6 +1,6 @@
 """Rated play on a real Redis (the leaderboard store's own contract: tests/contract/test_leaderboard_store_contract.py):
 a match rated once however many processes race to rate it, a rebuild that repairs a projection whose keys were
-damaged, and the same on a Redis Cluster."""
+damaged, a void, and the same on a Redis Cluster."""
 import threading
 
 import pytest
@@ -51,14 +51,14 @@ def test_a_rebuild_repairs_a_projection_whose_keys_were_damaged(rig, redis_clien
     for seats in [({"bot": "greedy"}, {"bot": "random"}), ({"bot": "random"}, {"bot": "greedy"}),
                   ({"bot": "ismcts", "bot_options": {"level": 1}}, {"bot": "random"})]:
         bots_match(service, seats)
-    live = ladders.leaderboard("mantis", None, 2, 0, 10)
+    live = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True)  # three newcomers: all provisional
     history = ladders.ratings_of("bot:random")
-    redis_client.zadd(f"cr:{{lb:{LADDER}}}:board", {"bot:random": 99.0})
+    redis_client.zadd(f"cr:{{lb:{LADDER}}}:provisional", {"bot:random": 99.0})
     redis_client.hdel(f"cr:{{lb:{LADDER}}}:rows", "bot:greedy")
     redis_client.delete(f"cr:{{lb:{LADDER}}}:history:bot:random")
-    assert ladders.leaderboard("mantis", None, 2, 0, 10) != live
+    assert ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True) != live
     assert ladders.rebuild() == {"ladders": 1, "matches": 3, "differences": []}
-    assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
+    assert ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True) == live
     assert ladders.ratings_of("bot:random") == history and len(history[0]["history"]) == 3
 
 
@@ -68,10 +68,27 @@ def test_on_a_redis_cluster_a_rated_match_is_rated_and_a_rebuild_gives_the_same_
     service = make_service(InlineBots(), store=store, ladders=ladders)
     bots_match(service)
     bots_match(service, ({"bot": "random"}, {"bot": "greedy"}))
-    live = ladders.leaderboard("mantis", None, 2, 0, 10)
+    live = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True)
     assert live["total"] == 2
     assert ladders.rebuild() == {"ladders": 1, "matches": 2, "differences": []}
-    assert ladders.leaderboard("mantis", None, 2, 0, 10) == live
+    assert ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True) == live
+
+
+def test_a_void_on_redis_replaces_the_ladders_projection_with_the_one_a_rebuild_gives(rig):
+    # given three rated matches of house bots, the first greedy against random
+    store, _, ladders, service = rig
+    first, *_ = [bots_match(service, seats) for seats in [
+        ({"bot": "greedy"}, {"bot": "random"}), ({"bot": "random"}, {"bot": "greedy"}),
+        ({"bot": "ismcts", "bot_options": {"level": 1}}, {"bot": "random"})]]
+    # when the operator voids the first
+    ladders.void(first, "ops", "a test")
+    # then the ladder's last event is the void, the bots have one rated match fewer, and a rebuild changes nothing
+    assert store.read(ladder_key(LADDER))[-1]["type"] == "rating_voided"
+    after = ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True)
+    assert {entry["player"]: entry["games"] for entry in after["entries"]} == {
+        "bot:random": 2, "bot:greedy": 1, "bot:ismcts:1": 1}
+    assert ladders.rebuild() == {"ladders": 1, "matches": 3, "differences": []}
+    assert ladders.leaderboard("mantis", None, 2, 0, 10, provisional=True) == after
 
 
 def test_processes_racing_to_rate_different_matches_of_one_ladder_chain_their_ratings(redis_client):

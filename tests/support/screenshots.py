@@ -65,7 +65,7 @@ def ladder_pages(base: str, viewer: Viewer) -> None:
         finished = requests.post(f"{base}/v1/matches", json={"game": "mantis", "seats": seats, "clock": CLOCK,
                                                                "rated": True}).json()["id"]
         wait_for(lambda: requests.get(f"{base}/v1/matches/{finished}").json()["status"] == "finished", "the bots")
-    viewer.page.goto(f"{base}/ratings/mantis")
+    viewer.page.goto(f"{base}/ratings/mantis?provisional=true")  # six matches: everyone is still provisional
     viewer.page.wait_for_selector("[data-player='bot:ismcts:1']")
     viewer.page.screenshot(path=SHOTS / "leaderboard.png")
     viewer.page.goto(f"{base}/accounts/ann")

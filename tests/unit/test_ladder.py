@@ -1,5 +1,7 @@
 """The rules of rated play (domain/ladder.py): which matches may be rated, which ladder they count on, the ranks a
 finished match gives, and the ladder's log folded."""
+from datetime import datetime, timedelta
+
 import pytest
 
 from domain import ladder, match
@@ -104,18 +106,107 @@ def test_an_unrated_or_unfinished_match_counts_for_nobody():
     assert ladder.ranks({**finished(None), "status": match.ACTIVE}) is None
 
 
+ANN, BOB = "a" * 32, "b" * 32
+GREEDY = {"player": "bot:greedy", "name": "greedy bot", "kind": ladder.HOUSE}
+T0 = "2026-11-25T05:00:00.000Z"
+
+
+def at(hours: float) -> str:
+    """A time `hours` after T0, as the store writes it."""
+    return (datetime.fromisoformat(T0.replace("Z", "+00:00")) + timedelta(hours=hours)).isoformat()
+
+
+def entrants(*players):
+    return [{"player": p, "name": p[:3], "kind": "account" if not p.startswith("bot:") else ladder.HOUSE,
+             "rank": rank} for rank, p in enumerate(players, start=1)]
+
+
+def rated_event(match_id, when, *players):
+    seated = entrants(*players)
+    return ladder.rated(LADDER, match_id, when, seated, [{"mu": 25, "sigma": 8}] * len(seated),
+                        [{"mu": 25 + len(seated) - s["rank"], "sigma": 7} for s in seated])
+
+
+def moved_by(*moved):
+    """A finished rated match whose seats have moved (or not) as said."""
+    return {**finished({"winners": [0], "scores": {}}, seats=len(moved)), "clock": {"moved": list(moved)}}
+
+
+LADDER = "mantis.classic.2p"
+
+
 def test_the_ladder_folds_each_players_rating_games_and_last_match():
-    seats = [{"player": "bot:greedy", "name": "greedy bot", "kind": ladder.HOUSE, "rank": 1},
-             {"player": "a" * 32, "name": "ann", "kind": "account", "rank": 2}]
-    first = ladder.rated("mantis.classic.2p", "m1", "T1", seats, [{"mu": 25, "sigma": 8}] * 2,
+    seats = [{**GREEDY, "rank": 1}, {"player": ANN, "name": "ann", "kind": "account", "rank": 2}]
+    first = ladder.rated(LADDER, "m1", at(0), seats, [{"mu": 25, "sigma": 8}] * 2,
                          [{"mu": 27, "sigma": 7}, {"mu": 23, "sigma": 7}])
-    second = ladder.rated("mantis.classic.2p", "m2", "T2", seats[1:], [{"mu": 23, "sigma": 7}],
-                          [{"mu": 24, "sigma": 6}])
+    second = ladder.rated(LADDER, "m2", at(1), seats[1:], [{"mu": 23, "sigma": 7}], [{"mu": 24, "sigma": 6}])
     state = ladder.evolve_all(None, [first, second])
     assert state["version"] == 2
     assert state["players"]["bot:greedy"] == {"name": "greedy bot", "kind": ladder.HOUSE, "mu": 27, "sigma": 7,
-                                              "games": 1, "last_played": "T1", "version": 1}
-    assert state["players"]["a" * 32] == {"name": "ann", "kind": "account", "mu": 24, "sigma": 6, "games": 2,
-                                          "last_played": "T2", "version": 2}
-    assert ladder.standing(state, "a" * 32) == {"mu": 24, "sigma": 6}
+                                              "games": 1, "opponents": [ANN], "last_played": at(0), "version": 1}
+    assert state["players"][ANN] == {"name": "ann", "kind": "account", "mu": 24, "sigma": 6, "games": 2,
+                                     "opponents": ["bot:greedy"], "last_played": at(1), "version": 2}
+    assert ladder.standing(state, ANN) == {"mu": 24, "sigma": 6}
     assert ladder.standing(state, "bot:random") is None
+
+
+# --- ratings worth trusting ------------------------------------------------------------------------------
+def test_a_match_that_ended_before_a_seat_ever_moved_is_not_rated():
+    assert ladder.unrated_reason(None, moved_by(True, False), entrants(ANN, BOB), at(0)) == \
+        ladder.FIRST_MOVES_MISSING
+    assert ladder.unrated_reason(None, moved_by(True, True), entrants(ANN, BOB), at(0)) is None
+
+
+def test_the_same_two_accounts_have_only_their_first_results_of_a_day_rated():
+    # given ann and bob rated against each other REPEATS_PER_DAY times within a few hours
+    state = ladder.evolve_all(None, [rated_event(f"m{i}", at(i), ANN, BOB) for i in range(ladder.REPEATS_PER_DAY)])
+    # when they finish one more match that day, then it is not rated
+    assert ladder.unrated_reason(state, moved_by(True, True), entrants(BOB, ANN), at(5)) == ladder.REPEAT_PAIRING
+    # and when a day has passed since the first of them, a result counts again
+    assert ladder.unrated_reason(state, moved_by(True, True), entrants(BOB, ANN), at(24.5)) is None
+
+
+def test_a_repeat_pairing_is_of_accounts_only_house_bots_are_played_as_often_as_anyone_likes():
+    state = ladder.evolve_all(None, [rated_event(f"m{i}", at(i / 10), ANN, "bot:greedy") for i in range(8)])
+    assert ladder.unrated_reason(state, moved_by(True, True), entrants(ANN, "bot:greedy"), at(1)) is None
+    assert state["pairs"] == {}
+
+
+def test_a_table_of_three_is_not_rated_when_two_of_its_accounts_are_a_repeat_pairing():
+    carl = "c" * 32
+    state = ladder.evolve_all(None, [rated_event(f"m{i}", at(i), ANN, BOB) for i in range(ladder.REPEATS_PER_DAY)])
+    assert ladder.unrated_reason(state, moved_by(True, True, True), entrants(carl, ANN, BOB), at(4)) == \
+        ladder.REPEAT_PAIRING
+    assert ladder.unrated_reason(state, moved_by(True, True, True), entrants(carl, ANN, "bot:greedy"), at(4)) is None
+
+
+@pytest.mark.parametrize("games, opponents, provisional", [
+    (ladder.PROVISIONAL_GAMES - 1, ["x", "y", "z"], True),
+    (ladder.PROVISIONAL_GAMES, ["x", "y"], True),
+    (ladder.PROVISIONAL_GAMES, ["x", "y", "z"], False),
+])
+def test_a_player_is_provisional_until_it_has_played_enough_rated_matches_against_enough_opponents(
+        games, opponents, provisional):
+    assert ladder.provisional({"games": games, "opponents": opponents}) is provisional
+
+
+def test_a_players_opponents_are_kept_up_to_what_the_provisional_rule_needs():
+    players = [ANN, BOB, "bot:greedy", "bot:random", "bot:ismcts:1"]
+    state = ladder.evolve_all(None, [rated_event(f"m{i}", at(i), ANN, other) for i, other in enumerate(players[1:])])
+    assert state["players"][ANN]["opponents"] == players[1:1 + ladder.PROVISIONAL_OPPONENTS]
+
+
+def test_a_match_not_rated_moves_nobody_and_a_void_restates_the_players_it_changed():
+    # given ann rated against bob, then carl against the greedy bot, then a match not rated
+    carl = "c" * 32
+    state = ladder.evolve_all(None, [rated_event("m1", at(0), ANN, BOB), rated_event("m2", at(1), carl, "bot:greedy"),
+                                     ladder.not_rated(LADDER, "m3", at(2), entrants(ANN, BOB), ladder.REPEAT_PAIRING)])
+    assert state["version"] == 3 and state["players"][ANN]["games"] == 1
+    # when m1 is voided (the ladder replayed without it: carl's and the bot's match alone)
+    replayed = ladder.evolve_all(None, [rated_event("m2", at(1), carl, "bot:greedy")])
+    void = ladder.voided(LADDER, "m1", at(3), "ops", "farmed", state, replayed)
+    # then the event names ann and bob, who have no rated match left, and nobody else
+    assert void["data"]["players"] == {ANN: None, BOB: None}
+    after = ladder.evolve(state, void)
+    assert set(after["players"]) == {carl, "bot:greedy"} and after["version"] == 4
+    assert after["players"][carl] == state["players"][carl]

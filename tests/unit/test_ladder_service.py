@@ -1,13 +1,17 @@
 """Rated play through the service on the in-memory store: a rated match that finishes is rated once on its ladder,
 the leaderboard is its projection, and a rebuild from the logs gives the same table (and repairs a damaged one)."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.leaderboards import InMemoryLeaderboardStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
-from service.errors import Unprocessable
-from service.ladders import LadderService, ladder_key
+from domain import ladder
+from service import ratings
+from service.errors import Conflict, NotFound, Unprocessable
+from service.ladders import LadderService, _counted, _rated, _replayed, ladder_key
 from tests.support.service import InlineBots, make_service
 
 CLOCK = {"move_ms": 60_000}
@@ -36,8 +40,9 @@ class Rig:
     def ladder_log(self, ladder_id=LADDER):
         return [event["data"] for event in self.store.read(ladder_key(ladder_id))]
 
-    def table(self, ladder_id="mantis"):
-        return self.ladders.leaderboard(ladder_id, None, 2, 0, 100)["entries"]
+    def table(self, ladder_id="mantis", provisional=True):
+        """The ladder's entries: its provisional listing (every player's, until ten rated matches), or its ranked."""
+        return self.ladders.leaderboard(ladder_id, None, 2, 0, 100, provisional)["entries"]
 
 
 def test_a_finished_rated_match_appends_its_rating_to_its_ladder_and_the_leaderboard_shows_it():
@@ -87,6 +92,8 @@ def test_a_seat_that_resigns_ranks_last():
     ann = rig.account("ann")
     created = rig.service.create("mantis", {}, [{"account": ann["id"]}, {"bot": "greedy"}],
                                  credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+    legal = rig.service.legal_moves(created["id"], ann["api_key"])
+    rig.service.move(created["id"], ann["api_key"], legal["moves"][0], legal["version"])  # the bot answers at once
     rig.service.resign(created["id"], ann["api_key"])
     (rated,) = rig.ladder_log()
     assert [(seat["player"], seat["rank"]) for seat in rated["seats"]] == [(ann["id"], 2), ("bot:greedy", 1)]
@@ -133,7 +140,7 @@ def test_a_rebuild_repairs_a_damaged_projection():
     rig = Rig()
     ann, bob = several_rated_matches(rig)
     live = rig.table()
-    damaged = [{**row, "mu": 99.0, "ordinal": 99.0} for row in rig.boards.page(LADDER, 0, 1)[0]]
+    damaged = [{**row, "mu": 99.0, "ordinal": 99.0} for row in rig.boards.page(LADDER, 0, 1, True)[0]]
     rig.boards.replace(LADDER, damaged, {})  # one wrong row, the others and every history lost
     assert rig.table() != live
     rig.ladders.rebuild()
@@ -176,3 +183,151 @@ def test_matchmaking_reads_a_players_rating_on_the_ladder_of_its_terms_and_a_new
     assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 2) == {"mu": row["mu"],
                                                                                      "sigma": row["sigma"]}
     assert rig.ladders.rating_of(ann["id"], "mantis", {"edition": "classic"}, 3) == {"mu": 25.0, "sigma": 25 / 3}
+
+
+# --- ratings worth trusting: the farm of issue #49 --------------------------------------------------------
+FLIPOUT = "flipout.2p"
+
+
+def farm(rig, ann, bob, moves_before_resigning, rounds=8):
+    """The issue's farm: ann creates a rated FlipOut match naming bob, bob accepts, ann plays her turn if bob is to
+    move at all, bob makes `moves_before_resigning` moves and resigns; `rounds` times."""
+    for _ in range(rounds):
+        created = rig.service.create("flipout", {}, [{"account": ann["id"]}, {"account": bob["id"]}],
+                                     credential=ann["api_key"], clock_spec=CLOCK, rated=True)
+        rig.service.accept(created["id"], bob["api_key"])
+        for _ in range(moves_before_resigning):
+            while (legal := rig.service.legal_moves(created["id"], ann["api_key"]))["moves"]:
+                rig.service.move(created["id"], ann["api_key"], legal["moves"][0], legal["version"])
+            legal = rig.service.legal_moves(created["id"], bob["api_key"])
+            rig.service.move(created["id"], bob["api_key"], legal["moves"][0], legal["version"])
+        rig.service.resign(created["id"], bob["api_key"])
+
+
+def test_the_farm_of_resigning_at_once_moves_nobody_and_the_ladder_says_why():
+    # given two accounts farming: bob accepts ann's rated match and resigns at once, eight times
+    rig = Rig()
+    farm(rig, rig.account("ann"), rig.account("bob"), moves_before_resigning=0)
+    # then no match moved a rating: each is in the ladder's log as not rated, because a seat never moved
+    log = rig.ladder_log(FLIPOUT)
+    assert [(event["reason"], len(event["seats"])) for event in log] == [(ladder.FIRST_MOVES_MISSING, 2)] * 8
+    assert rig.table("flipout") == [] and rig.table("flipout", provisional=False) == []
+
+
+def test_the_farm_of_one_move_then_resigning_has_three_results_rated_and_leaves_both_provisional():
+    # given bob makes a move each match before resigning: every seat moved, so the first results count
+    rig = Rig()
+    ann, bob = rig.account("ann"), rig.account("bob")
+    farm(rig, ann, bob, moves_before_resigning=1)
+    log = rig.ladder_log(FLIPOUT)
+    # then only the first REPEATS_PER_DAY results of the pair that day are rated, the rest recorded as repeats
+    assert [event.get("reason") for event in log] == [None] * ladder.REPEATS_PER_DAY + \
+        [ladder.REPEAT_PAIRING] * (8 - ladder.REPEATS_PER_DAY)
+    # and nobody moves up the ladder: both are provisional, listed apart, nobody ranked
+    assert rig.table("flipout", provisional=False) == []
+    assert {(entry["player"], entry["games"]) for entry in rig.table("flipout")} == {
+        (ann["id"], ladder.REPEATS_PER_DAY), (bob["id"], ladder.REPEATS_PER_DAY)}
+    # and a rebuild from the logs decides every match the same way
+    assert rig.ladders.rebuild() == {"ladders": 1, "matches": 8, "differences": []}
+
+
+def test_a_player_is_ranked_once_established_and_listed_apart_before():
+    rig = Rig()
+    ann = rig.account("ann")
+    bots = [{"bot": "greedy"}, {"bot": "random"}, {"bot": "ismcts", "bot_options": {"level": 1}}]
+    for game in range(ladder.PROVISIONAL_GAMES):
+        rig.play(ann["api_key"], [{"account": ann["id"]}, bots[game % 3]])
+        ranked = [entry["player"] for entry in rig.table(provisional=False)]
+        assert (ann["id"] in ranked) == (game + 1 == ladder.PROVISIONAL_GAMES)
+    board = rig.ladders.leaderboard("mantis", None, 2, 0, 100)
+    assert board["totals"] == {"established": 1, "provisional": 3} and board["entries"][0]["provisional"] is False
+
+
+# --- the operator's void ---------------------------------------------------------------------------------
+def test_a_voided_rating_is_in_the_ladders_log_and_the_ladder_stands_as_if_it_had_never_been_rated():
+    # given four rated matches, the first ann's against the greedy bot
+    rig = Rig()
+    ann, bob = several_rated_matches(rig)
+    first = rig.ladder_log()[0]["match"]
+    # when the operator voids it
+    voided = rig.ladders.void(first, "ops", "farmed")
+    # then the ladder's log says so, with the standings it changed
+    event = rig.ladder_log()[-1]
+    assert (event["match"], event["by"], event["reason"]) == (first, "ops", "farmed")
+    assert voided == {"match": first, "ladder": LADDER, "players": sorted(event["players"])}
+    assert ann["id"] in voided["players"] and "bot:greedy" in voided["players"]
+    # and ann has one rated match left, its history without the voided one
+    (rating,) = rig.ladders.ratings_of(ann["id"])
+    assert rating["games"] == 1 and first not in [point["match"] for point in rating["history"]]
+    # and her rating is her other match's alone, recomputed from a newcomer's (her opponent played only that one)
+    (other,) = [event for event in rig.ladder_log()[:-1]
+                if event["match"] != first and ann["id"] in [seat["player"] for seat in event["seats"]]]
+    seat = [seat["player"] for seat in other["seats"]].index(ann["id"])
+    assert rating["mu"] == pytest.approx(ratings.rate([None, None], [s["rank"] for s in other["seats"]])[seat]["mu"])
+    # and a rebuild from the logs gives the same table
+    live = rig.table()
+    assert rig.ladders.rebuild() == {"ladders": 1, "matches": 4, "differences": []}
+    assert rig.table() == live
+
+
+def test_a_rating_is_voided_once_and_only_a_rating_that_moved_is_voided():
+    rig = Rig()
+    ann, bob = several_rated_matches(rig)
+    first = rig.ladder_log()[0]["match"]
+    rig.ladders.void(first, "ops", "farmed")
+    with pytest.raises(Conflict) as again:
+        rig.ladders.void(first, "ops", "twice")
+    assert again.value.reason == "rating_voided"
+    farm(rig, ann, bob, moves_before_resigning=0, rounds=1)
+    with pytest.raises(Conflict) as not_rated:
+        rig.ladders.void(rig.ladder_log(FLIPOUT)[0]["match"], "ops", "never rated")
+    assert not_rated.value.reason == "match_not_rated"
+    with pytest.raises(NotFound) as missing:
+        rig.ladders.void("no-such-match", "ops", "typo")
+    assert missing.value.reason == "match_not_found"
+
+
+PLAYERS = [f"{letter * 32}" for letter in "abcd"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(results=st.lists(st.tuples(st.permutations(range(4)), st.integers(1, 2)), min_size=2, max_size=12),
+       draw=st.data())
+def test_a_ladder_that_voids_a_match_stands_as_one_that_never_rated_it(results, draw):
+    """Whatever the results, whichever match is voided and however many are rated after the void: the standings
+    the log folds to are those of the rated matches but the voided one, replayed from newcomers."""
+    voided = draw.draw(st.integers(0, len(results) - 1))
+    void_after = draw.draw(st.integers(voided + 1, len(results)))
+
+    def event(i):
+        (first, second, *_), winner = results[i]
+        entrants = [{"player": PLAYERS[p], "name": f"p{p}", "kind": "account", "rank": 1 if seat + 1 == winner else 2}
+                    for seat, p in enumerate((first, second))]
+        return f"m{i}", f"2026-11-25T05:{i:02d}:00.000Z", entrants
+
+    state, log = None, []
+    for i in range(len(results)):
+        if i == void_after:
+            state, log = void(state, log, f"m{voided}")
+        rated = _rated(LADDER, *event(i), state)
+        state, log = ladder.evolve(state, rated), log + [rated]
+    if void_after == len(results):
+        state, log = void(state, log, f"m{voided}")
+    never = None  # the ladder that never rated the voided match, every match rated afresh
+    for i in range(len(results)):
+        if i != voided:
+            never = ladder.evolve(never, _rated(LADDER, *event(i), never))
+    assert {p: standing_of(s) for p, s in state["players"].items()} == \
+        {p: standing_of(s) for p, s in never["players"].items()}
+
+
+def void(state, log, match_id):
+    kept = [(version, data) for version, data in _counted(log) if data["match"] != match_id]
+    event = ladder.voided(LADDER, match_id, "2026-11-25T06:00:00.000Z", "ops", "a test", state,
+                          _replayed(LADDER, kept)[0])
+    return ladder.evolve(state, event), log + [event]
+
+
+def standing_of(standing):
+    return {key: pytest.approx(value) if isinstance(value, float) else value for key, value in standing.items()
+            if key != "version"}

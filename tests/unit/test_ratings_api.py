@@ -40,9 +40,13 @@ def test_a_rated_match_shows_rated_and_moves_the_leaderboard(client):
     ann = register(client, "ann")
     match = play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])
     assert match["rated"] is True
-    board = client.get("/v1/ratings/mantis").get_json()
+    # both are newcomers: listed apart, as provisional, and nobody is ranked yet
+    assert client.get("/v1/ratings/mantis").get_json()["entries"] == []
+    board = client.get("/v1/ratings/mantis?provisional=true").get_json()
     assert board["ladder"] == "mantis.classic.2p" and board["total"] == 2 and board["next_offset"] is None
+    assert board["provisional"] is True and board["totals"] == {"established": 0, "provisional": 2}
     assert {entry["player"] for entry in board["entries"]} == {ann["id"], "bot:greedy"}
+    assert all(entry["provisional"] for entry in board["entries"])
     first, second = board["entries"]
     assert (first["rank"], second["rank"]) == (1, 2) and first["ordinal"] >= second["ordinal"]
     assert first["low"] < first["mu"] < first["high"] and first["games"] == 1
@@ -68,9 +72,9 @@ def test_a_rated_match_that_cannot_be_rated_is_refused_with_its_reason(client, s
 def test_a_leaderboard_is_paged_by_offset(client):
     ann = register(client, "ann")
     play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])
-    first = client.get("/v1/ratings/mantis?limit=1").get_json()
+    first = client.get("/v1/ratings/mantis?provisional=true&limit=1").get_json()
     assert len(first["entries"]) == 1 and first["next_offset"] == 1
-    second = client.get(f"/v1/ratings/mantis?limit=1&offset={first['next_offset']}").get_json()
+    second = client.get(f"/v1/ratings/mantis?provisional=true&limit=1&offset={first['next_offset']}").get_json()
     assert second["entries"][0]["rank"] == 2 and second["next_offset"] is None
     assert second["entries"][0]["player"] != first["entries"][0]["player"]
 
@@ -86,6 +90,7 @@ def test_an_unknown_game_is_404_and_bad_paging_or_options_are_refused(client):
     assert_error(client.get("/v1/ratings/mantis?offset=-1"), 422, "invalid_request")
     assert_error(client.get("/v1/ratings/mantis?edition=huge"), 422)
     assert_error(client.get("/v1/ratings/blockers?players=7"), 422)
+    assert_error(client.get("/v1/ratings/mantis?provisional=perhaps"), 422, "invalid_request")
 
 
 def test_an_accounts_page_shows_its_ratings_with_their_history_and_its_recent_matches(client):
@@ -156,3 +161,59 @@ def test_cardroom_ratings_rebuild_asks_the_server_and_prints_what_it_rebuilt(mon
     monkeypatch.setattr(cli.admin, "Client", ServerByTestClient(client, "guess"))
     assert main(["ratings", "rebuild", "--url", "http://server", "--key", "guess", "--reason", "a test"]) == 1
     assert "not_admin" in capsys.readouterr().err
+
+
+def test_the_operator_voids_a_rating_over_http_and_with_cardroom_admin(monkeypatch, capsys):
+    # given two rated matches of ann's
+    client = make_client(InlineBots(), admin_key=ADMIN)
+    ann = register(client, "ann")
+    first, second = [play_rated(client, ann, [{"account": ann["id"]}, {"bot": bot}])["id"] for bot in ("greedy",
+                                                                                                       "random")]
+    # when the operator voids the first over HTTP, then ann's page has one rated match left
+    voided = client.post(f"/v1/admin/ratings/{first}/void", json=WHY, headers=bearer(ADMIN))
+    assert voided.status_code == 200, voided.get_json()
+    # (the greedy bot played only that match; the random bot's is restated too: ann was rated otherwise)
+    assert voided.get_json() == {"match": first, "ladder": "mantis.classic.2p",
+                                 "players": sorted([ann["id"], "bot:greedy", "bot:random"])}
+    (rating,) = client.get(f"/v1/accounts/{ann['id']}").get_json()["ratings"]
+    assert rating["games"] == 1 and [point["match"] for point in rating["history"]] == [second]
+    assert_error(client.post(f"/v1/admin/ratings/{first}/void", json=WHY, headers=bearer(ADMIN)), 409,
+                 "rating_voided")
+    assert_error(client.post("/v1/admin/ratings/nothing/void", json=WHY, headers=bearer(ADMIN)), 404,
+                 "match_not_found")
+    assert_error(client.post(f"/v1/admin/ratings/{second}/void", json={"by": "x"}, headers=bearer(ADMIN)), 422)
+    assert_error(client.post(f"/v1/admin/ratings/{second}/void", json=WHY, headers=bearer("guess")), 403, "not_admin")
+    # and `cardroom admin void-rating` voids the second the same way
+    monkeypatch.setattr(cli.admin, "Client", ServerByTestClient(client, ADMIN))
+    assert main(["admin", "--url", "http://server", "--key", ADMIN, "--by", "ops", "void-rating", second,
+                 "--reason", "farmed"]) == 0
+    assert json.loads(capsys.readouterr().out)["match"] == second
+    assert client.get(f"/v1/accounts/{ann['id']}").get_json()["ratings"] == []
+
+
+def test_a_matchs_rating_says_whether_it_was_rated_why_not_and_whether_it_was_voided():
+    client = make_client(InlineBots(), admin_key=ADMIN)
+    ann = register(client, "ann")
+    # given a rated match played to its end, and one ann resigns before anyone moved
+    played = play_rated(client, ann, [{"account": ann["id"]}, {"bot": "greedy"}])["id"]
+    resigned = client.post("/v1/matches", headers=bearer(ann["api_key"]), json={
+        "game": "mantis", "seats": [{"account": ann["id"]}, {"bot": "random"}], "clock": CLOCK,
+        "rated": True}).get_json()["id"]
+    assert client.post(f"/v1/matches/{resigned}/resign", headers=bearer(ann["api_key"])).status_code == 200
+    # then the first is rated, with its seats' ratings before and after, and the second is not, with the reason
+    rating = client.get(f"/v1/ratings/matches/{played}").get_json()
+    assert (rating["ladder"], rating["rated"], rating["reason"], rating["voided"]) == (
+        "mantis.classic.2p", True, None, None)
+    assert [seat["player"] for seat in rating["seats"]] == [ann["id"], "bot:greedy"]
+    assert all(seat["before"] == {"mu": 25.0, "sigma": 25 / 3} for seat in rating["seats"])
+    unrated = client.get(f"/v1/ratings/matches/{resigned}").get_json()
+    assert (unrated["rated"], unrated["reason"]) == (False, "first_moves_missing")
+    # and once the first is voided it says by whom and why
+    client.post(f"/v1/admin/ratings/{played}/void", json=WHY, headers=bearer(ADMIN))
+    voided = client.get(f"/v1/ratings/matches/{played}").get_json()
+    assert voided["rated"] is False and {k: voided["voided"][k] for k in ("by", "reason")} == WHY
+    # and a match no ladder decided, or none at all, is 404 with the reason
+    unrated_match = client.post("/v1/matches", json={"game": "mantis", "seats": [{"bot": "greedy"},
+                                                                                 {"bot": "random"}]}).get_json()
+    assert_error(client.get(f"/v1/ratings/matches/{unrated_match['id']}"), 404, "rating_not_found")
+    assert_error(client.get("/v1/ratings/matches/nothing"), 404, "match_not_found")
