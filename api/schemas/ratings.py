@@ -3,16 +3,25 @@ from marshmallow import Schema, fields, validate
 
 from api.schemas.accounts import Account
 from api.schemas.matches import AccountMatch
+from api.schemas.new_match import player_counts, seat_ranges
+from domain.games import GAMES
 from domain.ladder import HOUSE
 
 PAGE_MAX = 100
+# every game's editions (domain/ladder.py: an edition is the option that names a ladder) and player counts
+EDITIONS = sorted({edition for game in GAMES.values() for option in game.INFO.options if option.name == "edition"
+                   for edition in option.choices})
+FEWEST, MOST = min(fewest for *_, fewest, _ in seat_ranges()), max(most for *_, most in seat_ranges())
 
 
 class RatingsQuery(Schema):
-    edition = fields.String(validate=validate.Length(min=1, max=40), metadata={
-        "description": "the game's edition, where it has editions (Mantis: classic, the default, or compact)"})
-    players = fields.Integer(load_default=2, validate=validate.Range(min=2, max=10),
-                             metadata={"description": "the player count of the ladder (default 2)"})
+    # the path's game decides which of these it has: a query's parameters cannot depend on the path in OpenAPI
+    edition = fields.String(validate=validate.OneOf(EDITIONS), metadata={
+        "description": "the game's edition, where it has editions (Mantis: classic, the default, or compact); a game "
+                       "without editions refuses one (422 unknown_option)"})
+    players = fields.Integer(load_default=2, validate=validate.Range(min=FEWEST, max=MOST), metadata={
+        "description": "the player count of the ladder (default 2); outside the game's range, 422 "
+                       f"invalid_player_count: {player_counts()}"})
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000),
                             metadata={"description": "entries to skip: next_offset of the last page"})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=PAGE_MAX))
