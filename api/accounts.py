@@ -43,7 +43,7 @@ class Me(MethodView):
     @account_routes.arguments(UpdateAccount)
     @account_routes.response(200, Account)
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe",
-                        description=f"Refused all the same: {unstated(UNSTATED_ACCOUNT_RULES)}")
+                        description=unstated(UNSTATED_ACCOUNT_RULES))
     def patch(self, body):
         """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
         return accounts().set_challenges(credential(), body["challenges"])

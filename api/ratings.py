@@ -22,7 +22,7 @@ class Ratings(MethodView):
     @rating_routes.arguments(RatingsQuery, location="query")
     @rating_routes.response(200, Leaderboard)
     @rating_routes.doc(operationId="getLeaderboard",
-                       description=f"Refused all the same: {unstated(UNSTATED_LADDER_RULES)}")
+                       description=unstated(UNSTATED_LADDER_RULES))
     def get(self, query, game):
         """The game's ladder at `players` players (and `edition`), best first by ordinal (mu - 3 sigma), with each
         player's games, last match and 95% interval; 404 game_not_found for an unknown game, 422 for an edition or

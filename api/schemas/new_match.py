@@ -72,8 +72,7 @@ def bot_kinds(properties: dict) -> list[dict]:
 
 
 def new_match_schema() -> dict:
-    return {"description": "a new match: one alternative per game (and per choice that changes its seats). "
-                           f"Refused all the same: {unstated(UNSTATED_MATCH_RULES)}",
+    return {"description": "a new match: one alternative per game (and per choice that changes its seats)",
             "oneOf": [_alternative(game.INFO, choice, fewest, most) for game, choice, fewest, most in seat_ranges()],
             "allOf": [when({"required": ["seed"]}, SEED_OWNER_PLAYS_EVERY_SEAT), when(equals("rated", True), RATED_TERMS)]}
 
@@ -91,7 +90,8 @@ def game_terms(seats: str) -> dict:
 
 
 def unstated(rules: dict[str, str]) -> str:
-    return "; ".join(f"{rule} (422 {reason})" for reason, rule in rules.items())
+    """An operation's description of the rules its schemas cannot state."""
+    return "Refused all the same: " + "; ".join(f"{rule} (422 {reason})" for reason, rule in rules.items())
 
 
 def when(condition: dict, then: dict) -> dict:

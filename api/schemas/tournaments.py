@@ -5,7 +5,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.schemas.common import LARGEST, MAX_SEATS, NAME
 from api.schemas.matches import ClockSpec
-from api.schemas.new_match import equals, game_terms, unstated, when
+from api.schemas.new_match import equals, game_terms, when
 from domain.games import GAMES
 from domain.tournament import DUPLICATE, FINISHED, FORMATS, RUNNING, SWISS, WAITING
 
@@ -61,8 +61,7 @@ class CreateTournament(Schema):
 def tournament_rules() -> dict:
     """What CreateTournament's fields cannot say alone: each game's options and table sizes, a swiss tournament's
     rounds, a duplicate one's deals, and tables no larger than the entrants (in duplicate, exactly all of them)."""
-    return {"description": f"a tournament. Refused all the same: {unstated(UNSTATED_TOURNAMENT_RULES)}",
-            **game_terms("table_size"),
+    return {**game_terms("table_size"),
             "allOf": [when(equals("format", SWISS), {"description": "swiss: rounds", "required": ["rounds"]}),
                       when(equals("format", DUPLICATE), {"description": "duplicate: deals", "required": ["deals"]}),
                       {"description": "at least as many entrants as a table's seats; in duplicate, as many",
