@@ -3,7 +3,7 @@ game takes, its options, the seat and entrant kinds, each bot's options, and the
 match's seats, a seek's clock, a tournament's rounds and tables). The marshmallow schemas read the bodies and the
 domain checks them; this document states the same limits so that a body it allows is one the server accepts (the
 fuzz test holds it to that). What JSON Schema cannot state (a rule on another resource, a setting, the caller's
-key, two items naming one player) each body's description lists, with the 422 reason it gets.
+key, two items naming one player) the operation's description lists, with the 422 reason it gets (`unstated`).
 
 A game's player range may depend on a choice (Mantis compact seats 2 to 4, classic 2 to 6). Rather than
 copy such rules here, the range of each combination of choices is asked from the game's own `options`;
@@ -121,8 +121,8 @@ def player_counts() -> str:
 
 
 def _described(info, choice: dict, fewest: int, most: int) -> str:
-    described = "".join(f" {name} {value}" for name, value in choice.items())
-    return f"{info.name}{described}: {fewest} to {most} seats"
+    described = ", ".join(f"{name} {value}" for name, value in choice.items())
+    return f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats"
 
 
 def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
