@@ -7,6 +7,7 @@ import pytest
 from tests.support.http import assert_error, bearer, make_client
 from tests.support.openapi import validator
 from tests.unit.test_accounts import register
+from tests.unit.test_openapi import walk
 
 CLOCK = {"move_ms": 60_000}
 TWO_BOTS = [{"bot": "greedy"}, {"bot": "random"}]
@@ -113,6 +114,16 @@ def assert_answered_as_admitted(answer, admitted: bool):
         assert answer.status_code in (200, 201), answer.get_json()
     else:
         assert 400 <= answer.status_code < 500 and answer.get_json()["reason"], answer.get_json()
+
+
+def test_a_nullable_nested_schema_is_that_schema_or_null_never_any_object(document):
+    # apispec's form of a nullable nested schema was anyOf [the schema, {type: object, nullable: true}]
+    alternatives = [schema for node in walk(document) for key in ("anyOf", "oneOf") for schema in node.get(key, [])
+                    if isinstance(schema, dict)]
+    assert alternatives and {"type": "object", "nullable": True} not in alternatives
+    clocks = [document["components"]["schemas"][body]["properties"]["clock"] for body in ("CreateSeek",
+                                                                                           "CreateTournament")]
+    assert all(clock["oneOf"] == [{"$ref": "#/components/schemas/ClockSpec"}] and clock["nullable"] for clock in clocks)
 
 
 @pytest.mark.parametrize("path, body, admitted", BODIES)
