@@ -3,8 +3,10 @@ from flask.views import MethodView
 
 from api.context import accounts, credential, service, vary_on_authorization
 from api.etags import Blueprint
-from api.schemas.accounts import Account, AccountWithKey, Challenges, CreateAccount, UpdateAccount
+from api.schemas.accounts import (UNSTATED_ACCOUNT_RULES, Account, AccountWithKey, Challenges, CreateAccount,
+                                  UpdateAccount)
 from api.schemas.matches import AccountMatchPage, AccountMatchQuery
+from api.schemas.new_match import unstated
 from api.schemas.ratings import AccountPage
 from api.ratings import ladders
 from service.accounts import public
@@ -40,7 +42,8 @@ class Me(MethodView):
 
     @account_routes.arguments(UpdateAccount)
     @account_routes.response(200, Account)
-    @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
+    @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe",
+                        description=unstated(UNSTATED_ACCOUNT_RULES))
     def patch(self, body):
         """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
         return accounts().set_challenges(credential(), body["challenges"])

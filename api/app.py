@@ -24,9 +24,11 @@ from api.metrics import add_metrics, instrument
 from api.schemas.errors import Error
 from api.schemas.games import components
 from api.schemas.matches import ClockSpec
-from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
-                                   new_seat_schema)
+from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, entrant_schema,
+                                   new_match_schema, new_seat_schema)
 from api.schemas.play_socket import PlayAnswer, PlayMessage
+from api.schemas.seeks import CreateSeek, seek_rules
+from api.schemas.tournaments import CreateTournament, EntrantSpec, tournament_rules
 from api.seeks import seek_routes
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
@@ -76,6 +78,22 @@ class CardroomApi(Api):
         if error.code == 304:
             return error.get_response()
         return errors.respond(error)
+
+    def _init_spec(self, *args, **kwargs):
+        super()._init_spec(*args, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(nullable_reference)
+
+
+# apispec's OpenAPI 3.0 form of a nullable nested schema: its alternative admits any object, not only null
+ANY_OBJECT_OR_NULL = {"type": "object", "nullable": True}
+
+
+def nullable_reference(converter, field, ret, **kwargs) -> dict:
+    """A nullable nested schema as 'this schema, or null': oneOf [schema] with nullable, as api/schemas/games.py
+    writes the views' nullable parts."""
+    if not field.allow_none or ANY_OBJECT_OR_NULL not in ret.get("anyOf", []):
+        return {}
+    return {"oneOf": [schema for schema in ret.pop("anyOf") if schema != ANY_OBJECT_OR_NULL], "nullable": True}
 
 
 def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
@@ -136,6 +154,10 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     # a tournament's body documents its clock by the schema that reads it, with the match's rule added
     api.spec.components.schema("ClockSpec", {"not": NOT_A_CLOCK}, schema=ClockSpec)
     api.spec.components.schema(NEW_MATCH, new_match_schema())
+    # the seek's and the tournament's bodies: their schemas' fields, and the rules between the fields
+    api.spec.components.schema("EntrantSpec", entrant_schema(), schema=EntrantSpec)
+    api.spec.components.schema("CreateTournament", tournament_rules(), schema=CreateTournament)
+    api.spec.components.schema("CreateSeek", seek_rules(), schema=CreateSeek)
     api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
     api.spec.components.schema("PlayAnswer", schema=PlayAnswer)
     for blueprint in (games, bots, matches, health):

@@ -45,7 +45,8 @@ class MatchList(MethodView):
 
     @matches.arguments(CreateMatch, example=examples.CREATE_MATCH)
     @matches.response(201, Match, example=examples.CREATED)
-    @matches.doc(security=SEAT_TOKEN, operationId="createMatch", requestBody=new_match.REQUEST_BODY, **links(
+    @matches.doc(security=SEAT_TOKEN, operationId="createMatch", requestBody=new_match.REQUEST_BODY,
+                 description=new_match.unstated(new_match.UNSTATED_MATCH_RULES), **links(
         201, match=("getMatch", CREATED_MATCH), join=("joinMatch", CREATED_MATCH),
         legal_moves=("getLegalMoves", CREATED_MATCH)))
     def post(self, body):

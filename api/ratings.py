@@ -4,7 +4,8 @@ from flask.views import MethodView
 
 from api.chart import history_svg
 from api.etags import Blueprint
-from api.schemas.ratings import Leaderboard, MatchRating, RatingsQuery
+from api.schemas.new_match import unstated
+from api.schemas.ratings import GAME, UNSTATED_LADDER_RULES, Leaderboard, MatchRating, RatingsQuery
 from service.ladders import LadderService
 
 rating_routes = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
@@ -16,11 +17,12 @@ def ladders() -> LadderService:
     return current_app.extensions["cardroom.ladders"]
 
 
-@rating_routes.route("/<game>")
+@rating_routes.route("/<game>", parameters=[GAME])
 class Ratings(MethodView):
     @rating_routes.arguments(RatingsQuery, location="query")
     @rating_routes.response(200, Leaderboard)
-    @rating_routes.doc(operationId="getLeaderboard")
+    @rating_routes.doc(operationId="getLeaderboard",
+                       description=unstated(UNSTATED_LADDER_RULES))
     def get(self, query, game):
         """The game's ladder at `players` players (and `edition`), best first by ordinal (mu - 3 sigma), with each
         player's games, last match and 95% interval; 404 game_not_found for an unknown game, 422 for an edition or

@@ -8,8 +8,10 @@ from api.context import credential
 from api.etags import Blueprint
 from api.matches import links
 from api.schemas.common import StreamQuery
+from api.schemas.new_match import unstated
+from api.schemas.tournaments import (UNSTATED_TOURNAMENT_RULES, CreateTournament, Standings, Tournament,
+                                     TournamentExport, TournamentPage, TournamentQuery)
 from api.streams import NDJSON, SSE, SSE_EVENT, resume_point, stream_response
-from api.schemas.tournaments import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
 from service.live.streams import TournamentStreams
 from service.tournaments import TournamentService
 
@@ -40,8 +42,8 @@ class TournamentList(MethodView):
 
     @tournaments.arguments(CreateTournament, example=EXAMPLE)
     @tournaments.response(201, Tournament)
-    @tournaments.doc(operationId="createTournament", **links(201, tournament=("getTournament", CREATED),
-                                                             standings=("getStandings", CREATED)))
+    @tournaments.doc(operationId="createTournament", description=unstated(UNSTATED_TOURNAMENT_RULES),
+                     **links(201, tournament=("getTournament", CREATED), standings=("getStandings", CREATED)))
     def post(self, body):
         """Create a tournament: it runs by itself in the workers. 422 with a reason for a spec that cannot run
         (unknown game or bot, table_size outside the game's players, too many matches, ...). Entering another

@@ -32,6 +32,10 @@ CHALLENGES_DOC = {"oneOf": [{"type": "string", "enum": list(ChallengePolicy.CHOI
                                  "invitations you accept or decline). Default: anyone (docs/challenges.md)"}
 
 
+# the rule UpdateAccount's schema cannot state (it asks another resource), by its 422 reason
+UNSTATED_ACCOUNT_RULES = {"account_not_found": "a listed challenger that is no account"}
+
+
 class Account(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)

@@ -1,7 +1,9 @@
-"""The documented body of POST /v1/matches, game by game: how many seats each game takes, its options, the
-seat kinds and each bot's options. The marshmallow schema CreateMatch reads the body and the domain checks
-it; this document states the same limits so that a body it allows is one the server accepts (the fuzz test
-holds it to that).
+"""The documented bodies of POST /v1/matches, /v1/seeks and /v1/tournaments, game by game: how many seats each
+game takes, its options, the seat and entrant kinds, each bot's options, and the rules between fields (a rated
+match's seats, a seek's clock, a tournament's rounds and tables). The marshmallow schemas read the bodies and the
+domain checks them; this document states the same limits so that a body it allows is one the server accepts (the
+fuzz test holds it to that). What JSON Schema cannot state (a rule on another resource, a setting, the caller's
+key, two items naming one player) the operation's description lists, with the 422 reason it gets (`unstated`).
 
 A game's player range may depend on a choice (Mantis compact seats 2 to 4, classic 2 to 6). Rather than
 copy such rules here, the range of each combination of choices is asked from the game's own `options`;
@@ -17,6 +19,7 @@ from domain.games import GAMES
 
 NAME = {"type": "string", "minLength": NAME_LENGTH.min, "maxLength": NAME_LENGTH.max}
 RATED = {"type": "boolean", "default": False, "description": RATED_DOC}
+ACCOUNT = {"type": "string", "minLength": 1, "maxLength": 40}
 SEED = {"type": "string", "minLength": SEED_LENGTH.min, "maxLength": SEED_LENGTH.max,
         "description": "makes the deal reproducible; recorded as client-seeded"}
 NEW_SEAT, NEW_MATCH, NEW_CLOCK = "NewSeat", "NewMatch", "NewClock"
@@ -24,6 +27,16 @@ NEW_SEAT, NEW_MATCH, NEW_CLOCK = "NewSeat", "NewMatch", "NewClock"
 SEED_OWNER_PLAYS_EVERY_SEAT = {
     "description": "a seed, and no open seat",
     "properties": {"seats": {"items": {"not": {"required": ["open"], "properties": {"open": {"enum": [True]}}}}}}}
+# domain/ladder.py: a rated match's seats are its players, each rated again later, at the same strength
+LEVEL_ONLY = {"properties": {"level": {}}, "additionalProperties": False}
+RATED_TERMS = {
+    "description": "rated: a clock, no seed, every seat an account or a house bot (a bot's options only its level)",
+    "required": ["clock"], "not": {"required": ["seed"]},
+    "properties": {"seats": {"uniqueItems": True, "items": {"anyOf": [
+        {"required": ["account"]}, {"required": ["bot"], "properties": {"bot_options": LEVEL_ONLY}}]}}}}
+# the rules a body's schema cannot state (they compare items, or ask another resource), by the 422 reason they give
+UNSTATED_MATCH_RULES = {"account_seated_twice": "two seats of one account (by its id and by its name alike)",
+                        "rated_player_twice": "a rated match with two seats of one house bot kind and level"}
 # domain/clock.py: a clock needs a per-move limit or a bank (each part's default applies when it is left out)
 NO_LIMIT = {"allOf": [{"required": ["move_ms"], "properties": {"move_ms": {"enum": [0]}}},
                       {"anyOf": [{"not": {"required": ["bank_ms"]}}, {"properties": {"bank_ms": {"enum": [0]}}}]}]}
@@ -40,36 +53,83 @@ def new_seat_schema() -> dict:
     vacant = _object("an open seat, filled by POST .../join", {"open": {"type": "boolean", "enum": [True]},
                                                                "name": NAME}, ["open"])
     owned = _object("the seat of an account (by id or name; 404 account_not_found if there is none): its API "
-                    "key acts for the seat", {"account": {"type": "string", "minLength": 1, "maxLength": 40},
-                                              "open": no}, ["account"])
-    bots = [_object(f"a {kind} bot", {"bot": {"type": "string", "enum": [kind]}, "name": NAME, "open": no,
+                    "key acts for the seat", {"account": ACCOUNT, "open": no}, ["account"])
+    return {"description": "a seat of a new match", "oneOf": [human, owned, vacant, *bot_kinds({"open": no})]}
+
+
+def entrant_schema() -> dict:
+    """An entrant of a tournament: a bot {bot, bot_options?, name?} or an account {account}."""
+    account = _object("an account (by id or name; 404 account_not_found if there is none): it owns a seat in each "
+                      "of its matches", {"account": ACCOUNT}, ["account"])
+    return {"description": "an entrant of a tournament", "oneOf": [*bot_kinds({}), account]}
+
+
+def bot_kinds(properties: dict) -> list[dict]:
+    """One alternative per bot kind, with its own options, and `properties` besides."""
+    return [_object(f"a {kind} bot", {"bot": {"type": "string", "enum": [kind]}, "name": NAME, **properties,
                                       "bot_options": _options_schema(bot.published_options, {})}, ["bot"])
             for kind, bot in BOTS.items()]
-    return {"description": "a seat of a new match", "oneOf": [human, owned, vacant, *bots]}
 
 
 def new_match_schema() -> dict:
     return {"description": "a new match: one alternative per game (and per choice that changes its seats)",
-            "oneOf": [alternative for game in GAMES.values() for alternative in _alternatives(game)],
-            "anyOf": [{"description": "no seed", "not": {"required": ["seed"]}}, SEED_OWNER_PLAYS_EVERY_SEAT]}
+            "oneOf": [_alternative(game.INFO, choice, fewest, most) for game, choice, fewest, most in seat_ranges()],
+            "allOf": [when({"required": ["seed"]}, SEED_OWNER_PLAYS_EVERY_SEAT), when(equals("rated", True), RATED_TERMS)]}
 
 
-def _alternatives(game) -> list[dict]:
-    info = game.INFO
-    chosen = [option for option in info.options if option.choices]
-    combinations = [dict(zip((o.name for o in chosen), values)) for values in product(*(o.choices for o in chosen))]
-    ranges = {tuple(_player_range(game, choice)) for choice in combinations}
-    if len(ranges) == 1:
-        return [_alternative(info, {}, *ranges.pop())]
-    return [_alternative(info, choice, *_player_range(game, choice)) for choice in combinations]
+def game_terms(seats: str) -> dict:
+    """A body naming its game, the game's options and its number of seats in the property `seats`: one alternative
+    per game (and per choice that changes its seats), as new_match_schema's."""
+    alternatives = []
+    for game, choice, fewest, most in seat_ranges():
+        options = _options_schema(game.INFO.options, choice)
+        alternatives.append({"description": _described(game.INFO, choice, fewest, most), "properties": {
+            "game": {"enum": [game.INFO.id]}, "options": options, seats: {"minimum": fewest, "maximum": most}},
+            **({"required": ["options"]} if options.get("required") else {})})
+    return {"oneOf": alternatives}
+
+
+def unstated(rules: dict[str, str]) -> str:
+    """An operation's description of the rules its schemas cannot state."""
+    return "Refused all the same: " + "; ".join(f"{rule} (422 {reason})" for reason, rule in rules.items())
+
+
+def when(condition: dict, then: dict) -> dict:
+    """`then` holds wherever `condition` does: OpenAPI 3.0 has no if/then."""
+    return {"anyOf": [{"not": condition}, then]}
+
+
+def equals(name: str, value) -> dict:
+    return {"required": [name], "properties": {name: {"enum": [value]}}}
+
+
+def seat_ranges():
+    """(game, choice, fewest, most) for each game and each choice of its options that changes its seats."""
+    for game in GAMES.values():
+        chosen = [option for option in game.INFO.options if option.choices]
+        combinations = [dict(zip((o.name for o in chosen), values)) for values in product(*(o.choices for o in chosen))]
+        ranges = {tuple(_player_range(game, choice)) for choice in combinations}
+        if len(ranges) == 1:
+            yield game, {}, *ranges.pop()
+        else:
+            yield from ((game, choice, *_player_range(game, choice)) for choice in combinations)
+
+
+def player_counts() -> str:
+    """Each game's player range, per choice that changes it: "Mantis edition classic: 2 to 6 seats, ..."."""
+    return ", ".join(_described(game.INFO, choice, fewest, most) for game, choice, fewest, most in seat_ranges())
+
+
+def _described(info, choice: dict, fewest: int, most: int) -> str:
+    described = ", ".join(f"{name} {value}" for name, value in choice.items())
+    return f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats"
 
 
 def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
     seats = {"type": "array", "items": {"$ref": f"#/components/schemas/{NEW_SEAT}"}, "minItems": fewest,
              "maxItems": most}
     options = _options_schema(info.options, choice)
-    described = ", ".join(f"{name} {value}" for name, value in choice.items())
-    return _object(f"{info.name}{' ' + described if described else ''}: {fewest} to {most} seats",
+    return _object(_described(info, choice, fewest, most),
                    {"game": {"type": "string", "enum": [info.id]}, "options": options, "seats": seats, "seed": SEED,
                     "clock": {"$ref": f"#/components/schemas/{NEW_CLOCK}"}, "rated": RATED},
                    ["game", "seats"] + (["options"] if options.get("required") else []))

@@ -3,15 +3,27 @@ from marshmallow import Schema, fields, validate
 
 from api.schemas.accounts import Account
 from api.schemas.matches import AccountMatch
+from api.schemas.new_match import player_counts, seat_ranges
+from domain.games import GAMES
 from domain.ladder import HOUSE
 
 PAGE_MAX = 100
+# every game's editions (domain/ladder.py: an edition is the option that names a ladder) and player counts
+EDITIONS = sorted({edition for game in GAMES.values() for option in game.INFO.options if option.name == "edition"
+                   for edition in option.choices})
+FEWEST, MOST = min(fewest for *_, fewest, _ in seat_ranges()), max(most for *_, most in seat_ranges())
+# the path's game decides which editions and player counts it has: OpenAPI cannot make a query parameter's schema
+# depend on the path, so these are the rules the query's schema cannot state, by the 422 reason they give
+UNSTATED_LADDER_RULES = {"unknown_option": "an edition for a game without editions",
+                         "invalid_player_count": f"a player count the game does not have ({player_counts()})"}
+GAME = {"in": "path", "name": "game", "required": True, "schema": {"type": "string", "enum": list(GAMES)},
+        "description": "a game's id (GET /v1/games); another is 404 game_not_found"}
 
 
 class RatingsQuery(Schema):
-    edition = fields.String(validate=validate.Length(min=1, max=40), metadata={
+    edition = fields.String(validate=validate.OneOf(EDITIONS), metadata={
         "description": "the game's edition, where it has editions (Mantis: classic, the default, or compact)"})
-    players = fields.Integer(load_default=2, validate=validate.Range(min=2, max=10),
+    players = fields.Integer(load_default=2, validate=validate.Range(min=FEWEST, max=MOST),
                              metadata={"description": "the player count of the ladder (default 2)"})
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000),
                             metadata={"description": "entries to skip: next_offset of the last page"})

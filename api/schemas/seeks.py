@@ -1,9 +1,11 @@
 """Request and response schemas of /v1/seeks. The domain checks a seek's rules (domain/seeks.py: the game's options
-and player count, the clock, a house bot); these check its shape."""
+and player count, the clock, a house bot); these check its shape, and the document states the rules too
+(seek_rules)."""
 from marshmallow import Schema, fields, validate
 
 from api.schemas.common import MAX_SEATS, JsonBoolean
 from api.schemas.matches import ClockSpec
+from api.schemas.new_match import equals, game_terms, when
 from domain.bots import BOTS
 from domain.games import GAMES
 from domain.seeks import CANCELED, EXPIRED, OPEN, PAIRED
@@ -37,6 +39,16 @@ class CreateSeek(Schema):
                                                         "for (none: never)"})
     bot = fields.String(validate=validate.OneOf(list(BOTS)), metadata={
         "description": "the house bot that fills them (default greedy); only with bot_after"})
+
+
+def seek_rules() -> dict:
+    """What CreateSeek's fields cannot say alone: each game's options and player counts, a rated seek's clock, and
+    a house bot named only with bot_after."""
+    return {**game_terms("players"), "allOf": [
+        when(equals("rated", True), {"description": "rated: a clock", "required": ["clock"],
+                                     "properties": {"clock": {"type": "object"}}}),
+        when({"required": ["bot"]}, {"description": "a house bot named: bot_after", "required": ["bot_after"],
+                                     "properties": {"bot_after": {"type": "integer"}}})]}
 
 
 class SeekAccount(Schema):

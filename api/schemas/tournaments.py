@@ -1,13 +1,22 @@
 """Request and response schemas of /v1/tournaments. The domain checks the spec's rules (domain/tournament.py:
-formats, table sizes against the game's player range, bots, the match cap); these check its shape."""
+formats, table sizes against the game's player range, bots, the match cap); these check its shape, and the
+document states the rules too (tournament_rules)."""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.schemas.common import LARGEST, MAX_SEATS, NAME
 from api.schemas.matches import ClockSpec
+from api.schemas.new_match import equals, game_terms, when
 from domain.games import GAMES
-from domain.tournament import FINISHED, FORMATS, RUNNING, WAITING
+from domain.tournament import DUPLICATE, FINISHED, FORMATS, RUNNING, SWISS, WAITING
 
 MAX_ENTRANTS = 1000
+TABLE_SIZE = 2
+# the rules a spec's schema cannot state (they compare items, ask another resource or a setting), by their 422 reason
+UNSTATED_TOURNAMENT_RULES = {
+    "entrant_twice": "one account entered twice (by its id and by its name alike)",
+    "account_not_found": "an account entrant that is no account",
+    "duplicate_with_accounts": "a duplicate tournament's account entrant other than your own (the key's)",
+    "too_many_matches": "more matches than MAX_TOURNAMENT_MATCHES"}
 
 
 class EntrantSpec(Schema):
@@ -36,7 +45,7 @@ class CreateTournament(Schema):
                        "each played once per seat rotation of all the entrants with the same cards"})
     entrants = fields.List(fields.Nested(EntrantSpec), required=True,
                            validate=validate.Length(min=2, max=MAX_ENTRANTS))
-    table_size = fields.Integer(load_default=2, strict=True, validate=validate.Range(min=1, max=MAX_SEATS),
+    table_size = fields.Integer(load_default=TABLE_SIZE, strict=True, validate=validate.Range(min=1, max=MAX_SEATS),
                                 metadata={"description": "seats per match (the game's player range applies); "
                                                          "duplicate: the number of entrants"})
     rounds = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000), metadata={"description": "swiss"})
@@ -47,6 +56,23 @@ class CreateTournament(Schema):
     clock = fields.Nested(ClockSpec, allow_none=True, metadata={
         "description": "the turn clock of every match (docs/clocks.md): a deadline per move for account entrants; "
                        "built-in bots are never on the clock"})
+
+
+def tournament_rules() -> dict:
+    """What CreateTournament's fields cannot say alone: each game's options and table sizes, a swiss tournament's
+    rounds, a duplicate one's deals, and tables no larger than the entrants (in duplicate, exactly all of them)."""
+    return {**game_terms("table_size"),
+            "allOf": [when(equals("format", SWISS), {"description": "swiss: rounds", "required": ["rounds"]}),
+                      when(equals("format", DUPLICATE), {"description": "duplicate: deals", "required": ["deals"]}),
+                      {"description": "at least as many entrants as a table's seats; in duplicate, as many",
+                       "anyOf": [_tables(size) for size in range(1, MAX_SEATS + 1)]}]}
+
+
+def _tables(size: int) -> dict:
+    """Tables of `size` (left out: of TABLE_SIZE): at least `size` entrants, exactly `size` in duplicate."""
+    return {**({} if size == TABLE_SIZE else {"required": ["table_size"]}),
+            "properties": {"table_size": {"enum": [size]}, "entrants": {"minItems": size}},
+            **when(equals("format", DUPLICATE), {"properties": {"entrants": {"maxItems": size}}})}
 
 
 class TournamentQuery(Schema):
