@@ -42,8 +42,13 @@ class Me(MethodView):
     @account_routes.response(200, Account)
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
     def patch(self, body):
-        """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
-        return accounts().set_challenges(credential(), body["challenges"])
+        """Set who may invite your account to matches and tournaments (`challenges`) and, when that is auto, how
+        many matches you are seated in unasked at once (`auto_accept_max`): docs/challenges.md."""
+        if "challenges" in body:
+            accounts().set_challenges(credential(), body["challenges"])
+        if "auto_accept_max" in body:
+            accounts().set_auto_accept_max(credential(), body["auto_accept_max"])
+        return accounts().me(credential())
 
 
 @account_routes.route("/me/keys")

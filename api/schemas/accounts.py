@@ -1,7 +1,7 @@
 """The schemas of /v1/accounts: an account, its challenge policy and the invitations it is sent."""
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.accounts import ANYONE, AUTO, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
+from service.accounts import ANYONE, AUTO, DEFAULT_AUTO_ACCEPT_MAX, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
 
 
 class CreateAccount(Schema):
@@ -32,16 +32,29 @@ CHALLENGES_DOC = {"oneOf": [{"type": "string", "enum": list(ChallengePolicy.CHOI
                                  "invitations you accept or decline). Default: anyone (docs/challenges.md)"}
 
 
+AUTO_ACCEPT_DOC = {"description": "with challenges auto: how many unfinished matches you are seated in unasked at "
+                                  "once; past it, invitations wait for your answer and do not count against your open "
+                                  f"matches. 0 to MAX_OPEN_MATCHES; default {DEFAULT_AUTO_ACCEPT_MAX} "
+                                  "(docs/challenges.md)"}
+
+
 class Account(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     kind = fields.String(required=True, metadata={"enum": list(KINDS)})
     created_at = fields.String(required=True)
     challenges = fields.Raw(required=True, metadata=CHALLENGES_DOC)
+    auto_accept_max = fields.Integer(required=True, metadata=AUTO_ACCEPT_DOC)
 
 
 class UpdateAccount(Schema):
-    challenges = ChallengePolicy(required=True, metadata=CHALLENGES_DOC)
+    challenges = ChallengePolicy(metadata=CHALLENGES_DOC)
+    auto_accept_max = fields.Integer(strict=True, validate=validate.Range(min=0), metadata=AUTO_ACCEPT_DOC)
+
+    @validates_schema
+    def _sets_something(self, data, **kwargs):
+        if not data:
+            raise ValidationError("set challenges, auto_accept_max or both")
 
 
 class Inviter(Schema):
