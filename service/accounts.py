@@ -164,8 +164,7 @@ class AccountService:
         noted = self._accounts.note_match(account["id"], match_id, how, self._now(), self.max_open_matches,
                                           auto_accept_max(account), seek)
         if noted == FULL:
-            raise Conflict("too_many_open_matches", f"an account may be seated in {self.max_open_matches} unfinished "
-                                                    "matches at most, its open seeks counted: finish some first")
+            raise self._no_room()
         return noted
 
     def hold_seek(self, account_id: str, seek_id: str, lasts_ms: int, most: int) -> None:
@@ -177,8 +176,12 @@ class AccountService:
             raise Conflict("too_many_seeks", f"an account holds {most} open seeks at most: cancel one, or wait for "
                                              "one to pair or expire")
         if held == FULL:
-            raise Conflict("too_many_open_matches", f"an account's unfinished matches and open seeks fill "
-                                                    f"{self.max_open_matches} at most: finish some first")
+            raise self._no_room()
+
+    def _no_room(self) -> Conflict:
+        return Conflict("too_many_open_matches", f"an account may be seated in {self.max_open_matches} unfinished "
+                                                 "matches at most, each open seek holding room for one: finish or "
+                                                 "cancel some first")
 
     def release_seeks(self, account_id: str, seek_ids: list[str]) -> None:
         self._accounts.release_seeks(account_id, seek_ids)

@@ -87,7 +87,6 @@ class Callers(MatchBase):
             raise
         return claimed
 
-
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)
 
