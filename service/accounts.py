@@ -158,11 +158,12 @@ class AccountService:
             raise NotFound("account_not_found", f"no account {reference!r}")
         return account
 
-    def note_match(self, account: dict, match_id: str, how: str, seek: str = "") -> str:
+    def note_match(self, account_id: str, match_id: str, how: str, seek: str = "", auto_max: int = 0) -> str:
         """Notes the match for the account, counted in its room as `how` says (eventstore/accounts.py: INVITED,
-        SEATED, AUTO, PAIRED): what it was noted as. 409 too_many_open_matches when SEATED finds no room."""
-        noted = self._accounts.note_match(account["id"], match_id, how, self._now(), self.max_open_matches,
-                                          auto_accept_max(account), seek)
+        SEATED, AUTO with the account's `auto_max`, PAIRED with its `seek`): what it was noted as. 409
+        too_many_open_matches when SEATED finds no room."""
+        noted = self._accounts.note_match(account_id, match_id, how, self._now(), self.max_open_matches, auto_max,
+                                          seek)
         if noted == FULL:
             raise self._no_room()
         return noted

@@ -11,7 +11,7 @@ from domain.lifecycle import Invitation, SeatSpec
 from eventstore.accounts import AUTO, INVITED, PAIRED, SEATED
 from eventstore.clock import utc_at
 from service import log_context
-from service.accounts import AccountService, named_by
+from service.accounts import AccountService, auto_accept_max, named_by
 from service.errors import Forbidden, RateLimited, Unauthorized, Unprocessable
 from service.matches.base import MatchBase
 from service.repository import Current
@@ -56,12 +56,12 @@ class Callers(MatchBase):
         unborn = [m for m, meta in zip(open_ids, metas) if not meta or "status" not in meta]
         accounts.close_matches(account_id, done + (accounts.unborn(account_id, unborn) if unborn else []))
 
-    def _take_seat(self, account: dict, match_id: str, how: str, seek: str = "") -> str:
+    def _take_seat(self, account_id: str, match_id: str, how: str, seek: str = "", auto_max: int = 0) -> str:
         """Notes the match for the account (before the append, as the catalog: a crash leaves it noted, never lost),
         counted in its room as `how` says (AccountService.note_match), its room tidied first."""
         if how != INVITED:
-            self.tidy_room(account["id"])
-        return self._require_accounts().note_match(account, match_id, how, seek)
+            self.tidy_room(account_id)
+        return self._require_accounts().note_match(account_id, match_id, how, seek, auto_max)
 
     def _take_seats(self, match_id: str, seats: list[SeatSpec], owner: dict | None, consented: bool,
                     paired_seeks: dict[str, str] | None) -> list[SeatSpec]:
@@ -77,8 +77,9 @@ class Callers(MatchBase):
                     continue
                 how = (INVITED if spec.get("invited") else PAIRED if paired_seeks is not None
                        else SEATED if consented or spec["account"] == (owner or {}).get("id") else AUTO)
-                account = self._require_accounts().resolve(spec["account"])
-                noted = self._take_seat(account, match_id, how, (paired_seeks or {}).get(account["id"], ""))
+                auto_max = auto_accept_max(self._require_accounts().resolve(spec["account"])) if how == AUTO else 0
+                noted = self._take_seat(spec["account"], match_id, how, (paired_seeks or {}).get(spec["account"], ""),
+                                        auto_max)
                 claimed.append({**spec, "invited": True} if noted == INVITED else spec)
         except Exception:
             for spec in claimed:

@@ -31,7 +31,7 @@ class Seating(MatchCommands):
             seat, events = match.join(current.state, seated_as, current.meta["seed"],
                                       account["id"] if account else None)
             if account:  # the match exists and has a seat for the account: count it, before the append
-                self._take_seat(account, match_id, SEATED)
+                self._take_seat(account["id"], match_id, SEATED)
             return seat, events, token and token_digest(token)
 
         seat, state = self._change_seats(match_id, take_a_seat, "joining")
@@ -45,7 +45,7 @@ class Seating(MatchCommands):
         def take_the_seat(current: Current) -> tuple[int, list[dict], None]:
             seat = self._invited_seat(current, account)
             events = match.accept(current.state, seat, current.meta["seed"])
-            self._take_seat(account, match_id, SEATED)
+            self._take_seat(account["id"], match_id, SEATED)
             return seat, events, None
 
         current = self._load(match_id)

@@ -218,7 +218,7 @@ def test_a_match_noted_whose_creation_never_came_stops_holding_room_after_a_minu
     robo = key_of(accounts, "robo")
     account = accounts.authenticate(robo)
     for i in range(30):  # as 30 creations whose processes died between noting and appending leave them
-        accounts.note_match(account, f"{i:032x}", SEATED)
+        accounts.note_match(account["id"], f"{i:032x}", SEATED)
     with pytest.raises(Conflict) as full:
         service.create("mantis", {}, solo("robo"), credential=robo)
     assert full.value.reason == "too_many_open_matches"
