@@ -43,7 +43,8 @@ class Me(MethodView):
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
     def patch(self, body):
         """Set who may invite your account to matches and tournaments (`challenges`) and, when that is auto, how
-        many matches you are seated in unasked at once (`auto_accept_max`): docs/challenges.md."""
+        many matches you are seated in unasked at once (`auto_accept_max`): docs/challenges.md. What is left out is
+        left as it is."""
         if "challenges" in body:
             accounts().set_challenges(credential(), body["challenges"])
         if "auto_accept_max" in body:

@@ -1,5 +1,5 @@
 """The schemas of /v1/accounts: an account, its challenge policy and the invitations it is sent."""
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
 from service.accounts import ANYONE, AUTO, DEFAULT_AUTO_ACCEPT_MAX, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
 
@@ -50,11 +50,6 @@ class Account(Schema):
 class UpdateAccount(Schema):
     challenges = ChallengePolicy(metadata=CHALLENGES_DOC)
     auto_accept_max = fields.Integer(strict=True, validate=validate.Range(min=0), metadata=AUTO_ACCEPT_DOC)
-
-    @validates_schema
-    def _sets_something(self, data, **kwargs):
-        if not data:
-            raise ValidationError("set challenges, auto_accept_max or both")
 
 
 class Inviter(Schema):

@@ -231,7 +231,7 @@ def test_a_match_noted_whose_creation_never_came_stops_holding_room_after_a_minu
     ({"auto_accept_max": 500}, "invalid_auto_accept_max"),
     ({"auto_accept_max": -1}, "invalid_request"),
     ({"auto_accept_max": "ten"}, "invalid_request"),
-    ({}, "invalid_request"),
+    ({"auto_accept_max": None}, "invalid_request"),
 ])
 def test_over_http_a_bad_auto_accept_max_is_refused_with_a_reason(body, reason):
     client = make_client()
@@ -247,6 +247,8 @@ def test_over_http_an_account_sets_auto_and_its_auto_accept_max_at_once_and_its_
     assert {k: updated.get_json()[k] for k in ("challenges", "auto_accept_max")} == {"challenges": "auto",
                                                                                     "auto_accept_max": 3}
     assert client.get("/v1/accounts/me", headers=bearer(key)).get_json()["auto_accept_max"] == 3
+    unchanged = client.patch("/v1/accounts/me", json={}, headers=bearer(key))  # an empty change changes nothing
+    assert unchanged.status_code == 200 and unchanged.get_json() == updated.get_json()
 
 
 @pytest.mark.parametrize("policy, invited_by_ann, invited_by_cy", [
