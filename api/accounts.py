@@ -42,9 +42,10 @@ class Me(MethodView):
     @account_routes.response(200, Account)
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe")
     def patch(self, body):
-        """Set who may invite your account to matches and tournaments (`challenges`) and, when that is auto, how
-        many matches you are seated in unasked at once (`auto_accept_max`): docs/challenges.md. What is left out is
-        left as it is."""
+        """Set who may invite your account (`challenges`) and how many matches it is seated in unasked at once.
+
+        `auto_accept_max` bounds the matches others seat it in when `challenges` is auto; past it they invite it.
+        What is left out is left as it is (docs/challenges.md)."""
         if "challenges" in body:
             accounts().set_challenges(credential(), body["challenges"])
         if "auto_accept_max" in body:
