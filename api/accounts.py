@@ -45,8 +45,15 @@ class Me(MethodView):
     @account_routes.doc(security=ACCOUNT_KEY, operationId="updateMe",
                         description=unstated(UNSTATED_ACCOUNT_RULES))
     def patch(self, body):
-        """Set who may invite your account to matches and tournaments (`challenges`, docs/challenges.md)."""
-        return accounts().set_challenges(credential(), body["challenges"])
+        """Set who may invite your account (`challenges`) and how many matches it is seated in unasked at once.
+
+        `auto_accept_max` bounds the matches others seat it in when `challenges` is auto; past it they invite it.
+        What is left out is left as it is (docs/challenges.md)."""
+        if "challenges" in body:
+            accounts().set_challenges(credential(), body["challenges"])
+        if "auto_accept_max" in body:
+            accounts().set_auto_accept_max(credential(), body["auto_accept_max"])
+        return accounts().me(credential())
 
 
 @account_routes.route("/me/keys")

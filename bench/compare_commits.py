@@ -10,7 +10,10 @@ A version is a commit (its files extracted by bench/trees.py) or "." for the wor
 installs the repository in editable mode, and its import finder would load the main checkout's packages
 whatever the path says, so each process removes that finder before importing: otherwise both sides of a
 comparison run the same code, and the "difference" measured is the order the processes ran in.
-Usage: python bench/compare_commits.py BEFORE [AFTER=.] [--rounds 30] [--moves 200] [--mode answers|read-then-post]
+`--mode account-creates` times another path the same way: an account creating a match that seats it (its room
+decided in the store) and resigning it.
+Usage: python bench/compare_commits.py BEFORE [AFTER=.] [--rounds 30] [--moves 200]
+       [--mode answers|read-then-post|account-creates]
 """
 import argparse
 import os
@@ -33,6 +36,8 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
                          LIMIT_CHALLENGES="")
     from bootstrap import build_app, settings
     client, pick, match = build_app(settings()).test_client(), random.Random(1), {}
+    if mode == "account-creates":
+        return serve_turns(account_creates(client))
 
     def move():
         if not match.get("to_act"):
@@ -51,14 +56,36 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
             raise RuntimeError(f"move refused: {answer.get_json()}")
         match.update(version=answer.get_json()["version"], to_act=answer.get_json()["to_act"])
 
+    serve_turns(move)
+
+
+def account_creates(client):
+    """A step of the account-creates mode: an account creates a match seating itself beside a bot, which takes room
+    among its open matches (docs/challenges.md, "Room"), and resigns it, so the room never fills."""
+    name = f"bench{random.getrandbits(32):08x}"
+    key = client.post("/v1/accounts", json={"name": name, "kind": "bot"}).get_json()["api_key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    solo = {"game": "mantis", "seats": [{"account": name}, {"bot": "random"}]}
+
+    def create_and_resign():
+        created = client.post("/v1/matches", json=solo, headers=auth)
+        if created.status_code != 201:
+            raise RuntimeError(f"create refused: {created.get_json()}")
+        client.post(f"/v1/matches/{created.get_json()['id']}/resign", headers=auth)
+
+    return create_and_resign
+
+
+def serve_turns(step) -> None:
+    """Warms `step` up, then times a turn of N steps for each N read from stdin (CPU µs a step)."""
     for _ in range(200):  # warm: imports done, caches filled
-        move()
+        step()
     print("ready", flush=True)
     for line in sys.stdin:
-        moves, started = int(line), time.process_time()
-        for _ in range(moves):
-            move()
-        print((time.process_time() - started) / moves * 1e6, flush=True)
+        steps, started = int(line), time.process_time()
+        for _ in range(steps):
+            step()
+        print((time.process_time() - started) / steps * 1e6, flush=True)
 
 
 def median(values):
@@ -72,7 +99,7 @@ def main():
     parser.add_argument("after", nargs="?", default=".")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--moves", type=int, default=200, help="moves per turn")
-    parser.add_argument("--mode", choices=["answers", "read-then-post"], default="answers")
+    parser.add_argument("--mode", choices=["answers", "read-then-post", "account-creates"], default="answers")
     parser.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)  # the child: tree, Redis URL, mode
     args = parser.parse_args()
     if args.serve:
@@ -101,8 +128,9 @@ def main():
         for mover in movers:
             mover.stdin.close()
             mover.wait()
-    print(f"{args.mode}: CPU µs a move through the app in-process, {args.rounds} alternating turns of {args.moves} "
-          f"moves; load average {os.getloadavg()[0]:.2f}")
+    step = "create and resign by an account" if args.mode == "account-creates" else "move"
+    print(f"{args.mode}: CPU µs a {step} through the app in-process, {args.rounds} alternating turns of {args.moves} "
+          f"steps; load average {os.getloadavg()[0]:.2f}")
     print(f"{'version':<28} {'median':>8} {'x first':>8} {'turns':>13}")
     for label, taken in zip(labels, turns):
         ratio = median([mine / first for mine, first in zip(taken, turns[0])])

@@ -11,8 +11,9 @@ import re
 import secrets
 import uuid
 
+from domain.clock import millis
 from domain.lifecycle import SeatSpec
-from eventstore.accounts import AccountStore
+from eventstore.accounts import FULL, TOO_MANY_SEEKS, AccountStore
 from eventstore.clock import utc_now
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 
@@ -28,6 +29,12 @@ ID_PATTERN = re.compile(r"^[0-9a-f]{32}$")
 NOBODY, ANYONE, AUTO = "nobody", "anyone", "auto"
 DEFAULT_CHALLENGES = ANYONE  # nobody is seated without its consent, and nobody is cut off from invitations
 MAX_CHALLENGERS = 100
+# How many matches an `auto` account is seated in unasked at once until it sets its own auto_accept_max: past it,
+# invitations wait for its answer, so strangers cannot take the room its own matches and seeks need.
+DEFAULT_AUTO_ACCEPT_MAX = 10
+# A match noted open whose creation never appeared (its process died between the two) stops holding room this
+# long after it was noted: a creation takes milliseconds, and no append waits on anything near this.
+UNBORN_AFTER_MS = 60_000
 
 
 def key_required() -> Unauthorized:
@@ -111,6 +118,16 @@ class AccountService:
         return {account_id for account_id in account_ids
                 if (account := self._accounts.get(account_id)) is None or account.get("disabled")}
 
+    def set_auto_accept_max(self, credential: str | None, most) -> dict:
+        """Sets how many matches the account is seated in unasked at once when its challenges are `auto`."""
+        account = self.authenticate(credential)
+        if not isinstance(most, int) or isinstance(most, bool) or not 0 <= most <= self.max_open_matches:
+            raise Unprocessable("invalid_auto_accept_max", f"auto_accept_max is a whole number from 0 to "
+                                                           f"{self.max_open_matches} (MAX_OPEN_MATCHES)")
+        self._accounts.set_field(account["id"], "auto_accept_max", str(most))
+        (self._memo() or {}).pop(account["key"], None)
+        return public({**account, "auto_accept_max": str(most)})
+
     def set_challenges(self, credential: str | None, policy) -> dict:
         """Sets who may invite the caller's account: NOBODY, ANYONE, AUTO or a list of accounts (ids or names)."""
         account = self.authenticate(credential)
@@ -141,8 +158,44 @@ class AccountService:
             raise NotFound("account_not_found", f"no account {reference!r}")
         return account
 
-    def note_match(self, account_id: str, match_id: str, invited: bool = False) -> None:
-        self._accounts.note_match(account_id, match_id, invited)
+    def note_match(self, account_id: str, match_id: str, how: str, seek: str = "", auto_max: int = 0) -> str:
+        """Notes the match for the account, counted in its room as `how` says (eventstore/accounts.py: INVITED,
+        SEATED, AUTO with the account's `auto_max`, PAIRED with its `seek`): what it was noted as. 409
+        too_many_open_matches when SEATED finds no room."""
+        noted = self._accounts.note_match(account_id, match_id, how, self._now(), self.max_open_matches, auto_max,
+                                          seek)
+        if noted == FULL:
+            raise self._no_room()
+        return noted
+
+    def hold_seek(self, account_id: str, seek_id: str, lasts_ms: int, most: int) -> None:
+        """Holds room for the seek's match for `lasts_ms` at most (released or taken by its match before that):
+        409 too_many_seeks past `most` open seeks, too_many_open_matches when there is no room."""
+        now = self._now()
+        held = self._accounts.hold_seek(account_id, seek_id, now + lasts_ms, now, self.max_open_matches, most)
+        if held == TOO_MANY_SEEKS:
+            raise Conflict("too_many_seeks", f"an account holds {most} open seeks at most: cancel one, or wait for "
+                                             "one to pair or expire")
+        if held == FULL:
+            raise self._no_room()
+
+    def _no_room(self) -> Conflict:
+        return Conflict("too_many_open_matches", f"an account may be seated in {self.max_open_matches} unfinished "
+                                                 "matches at most, each open seek holding room for one: finish or "
+                                                 "cancel some first")
+
+    def release_seeks(self, account_id: str, seek_ids: list[str]) -> None:
+        self._accounts.release_seeks(account_id, seek_ids)
+
+    def unborn(self, account_id: str, match_ids: list[str]) -> list[str]:
+        """Those of these open matches (none of which is created yet) noted long enough ago that their creation
+        will never come: a creation whose process died after noting it."""
+        oldest = self._now() - UNBORN_AFTER_MS
+        return [m for m, at in zip(match_ids, self._accounts.opened_at(account_id, match_ids)) if at is None or
+                at < oldest]
+
+    def _now(self) -> int:
+        return millis(self._clock())
 
     def invitation_ids(self, account_id: str) -> list[str]:
         """The matches (and "t:<id>" tournaments) inviting the account, noted and not closed since."""
@@ -171,7 +224,13 @@ class AccountService:
 
 def public(account: dict) -> dict:
     return {"id": account["id"], "name": account["name"], "kind": account["kind"],
-            "created_at": account["created_at"], "challenges": challenges(account)}
+            "created_at": account["created_at"], "challenges": challenges(account),
+            "auto_accept_max": auto_accept_max(account)}
+
+
+def auto_accept_max(account: dict) -> int:
+    """How many matches the account is seated in unasked at once when its challenges are `auto`."""
+    return int(account.get("auto_accept_max") or DEFAULT_AUTO_ACCEPT_MAX)
 
 
 def challenges(account: dict):

@@ -9,8 +9,10 @@ pairing derived, then appends matches_started. A pass that dies between the two 
 in the pool, and the next pass creates its match (creating it twice is one match); a pass that loses the race to
 append (a seek arrived meanwhile) decides again from the new head.
 
-The account's room: opening a seek is refused while the account's unfinished matches and open seeks fill
-MAX_OPEN_MATCHES, so a seek reserves its match's room when it opens, and its pairing is never refused for it.
+The account's room: a seek holds room for its match among the account's (AccountService.hold_seek: one decision in
+the store, whatever races it), refused past MAX_OPEN_SEEKS or while the account's unfinished matches and open seeks
+fill MAX_OPEN_MATCHES; its match takes the hold over, so its pairing is never refused for it; a seek closed without a
+match gives it back, and a hold whose seek never reached its pool lapses at the seek's expiry.
 """
 import random
 import re
@@ -85,21 +87,17 @@ class SeekService:
         except InvalidSetup as refused:
             raise Unprocessable(refused.reason, refused.message) from None
         rating = self._ratings(account["id"], game, checked["options"], checked["players"])
-        seek_id = f"{game}-{uuid.uuid4().hex}"
-        elsewhere = len(self._held(account["id"], besides=game))
-        self._matches.check_room(account["id"], reserved=elsewhere + len(seeks.held_by(self._load(game).state,
-                                                                                       account["id"])))
-        state, head, _ = self._change(game, lambda state: self._opening(state, seek_id, checked, account, rating,
-                                                                     elsewhere), "opening your seek")
+        seek_id, expiry_ms = f"{game}-{uuid.uuid4().hex}", round(self._expiry * 1000)
+        self._matches.tidy_room(account["id"])
+        self._accounts.hold_seek(account["id"], seek_id, expiry_ms, self._max_open)
+        try:
+            state, head, _ = self._change(game, lambda _: seeks.open_seek(seek_id, checked, account, rating,
+                                                                          self._now(), expiry_ms), "opening your seek")
+        except Exception:
+            self._accounts.release_seeks(account["id"], [seek_id])
+            raise
         self._passes.schedule(game, head.version)
         return _shown(state, seek_id)
-
-    def _opening(self, pool: dict, seek_id: str, checked: dict, account: dict, rating: dict,
-                 elsewhere: int) -> list[dict]:
-        if len(seeks.held_by(pool, account["id"])) + elsewhere >= self._max_open:
-            raise Conflict("too_many_seeks", f"an account holds {self._max_open} open seeks at most: cancel one, or "
-                                             "wait for one to pair or expire")
-        return seeks.open_seek(seek_id, checked, account, rating, self._now(), round(self._expiry * 1000))
 
     def cancel(self, seek_id: str, credential: str | None) -> dict:
         """The owner takes its open seek out of the pool; a canceled one answers the same; 409 once paired or
@@ -128,10 +126,32 @@ class SeekService:
                 if not events:
                     return current.state, current.head, []
                 try:
-                    return *self._save(game, current, events), events
+                    state, head = self._save(game, current, events)
                 except VersionConflict:  # another process's change: both back off a little, apart
                     self._sleep(random.uniform(0, BACK_OFF * (attempt + 1)))
+                    continue
+                self._release_closed(current.state, state, events)
+                return state, head, events
         raise Conflict("busy", f"the seek pool kept changing while {doing}; try again")
+
+    def _release_closed(self, before: dict, after: dict, events: list[dict]) -> None:
+        """Gives back the room held by the seeks these events closed without a match: canceled, expired, their
+        pairing refused (a paired seek's match takes its hold over: MatchService.create)."""
+        closed: dict[str, list[str]] = {}
+        for event in events:
+            if event["type"] == "seek_canceled":
+                ended = [(after["closed"][event["data"]["seek"]]["account"], event["data"]["seek"])]
+            elif event["type"] == "seeks_expired":
+                ended = [(after["closed"][seek_id]["account"], seek_id) for seek_id in event["data"]["seeks"]]
+            elif event["type"] == "pairing_refused":
+                ended = [(seat["account"], seat["seek"]) for seat in before["pending"][event["data"]["match"]]["seats"]
+                         if "seek" in seat]
+            else:
+                continue
+            for account_id, seek_id in ended:
+                closed.setdefault(account_id, []).append(seek_id)
+        for account_id, seek_ids in closed.items():
+            self._accounts.release_seeks(account_id, seek_ids)
 
     def withdraw(self, account_id: str, reason: str) -> list[str]:
         """Cancels the account's open seeks, every game, for `reason` (the operator disabled it): the seeks."""
@@ -172,8 +192,8 @@ class SeekService:
         return {"seeks": [document({**s, "status": seeks.OPEN}) for s in self._held(account["id"])]}
 
     # --- the steps ----------------------------------------------------------------------------------
-    def _held(self, account_id: str, besides: str | None = None) -> list[dict]:
-        return [seek for game in GAMES if game != besides for seek in seeks.held_by(self._load(game).state, account_id)]
+    def _held(self, account_id: str) -> list[dict]:
+        return [seek for game in GAMES for seek in seeks.held_by(self._load(game).state, account_id)]
 
     def _start_pending(self, game: str, pool: dict) -> dict:
         """Creates the match of every pending pairing and notes them started (or refused, with the reason)."""
@@ -207,7 +227,9 @@ class SeekService:
                                  for seat in pairing["seats"]]
         try:
             self._matches.create(pairing["game"], pairing["options"], seats, clock_spec=pairing["clock"],
-                                 match_id=pairing["match"], rated=pairing["rated"], paired=True)
+                                 match_id=pairing["match"], rated=pairing["rated"],
+                                 paired_seeks={seat["account"]: seat["seek"] for seat in pairing["seats"]
+                                               if "seek" in seat})
         except VersionConflict:
             return None  # created a moment ago by a racing pass
         except ServiceError as refused:

@@ -1,7 +1,7 @@
 """The schemas of /v1/accounts: an account, its challenge policy and the invitations it is sent."""
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.accounts import ANYONE, AUTO, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
+from service.accounts import ANYONE, AUTO, DEFAULT_AUTO_ACCEPT_MAX, KINDS, MAX_CHALLENGERS, NAME_PATTERN, NOBODY
 
 
 class CreateAccount(Schema):
@@ -32,8 +32,13 @@ CHALLENGES_DOC = {"oneOf": [{"type": "string", "enum": list(ChallengePolicy.CHOI
                                  "invitations you accept or decline). Default: anyone (docs/challenges.md)"}
 
 
-# the rule UpdateAccount's schema cannot state (it asks another resource), by its 422 reason
-UNSTATED_ACCOUNT_RULES = {"account_not_found": "a listed challenger that is no account"}
+# the rules UpdateAccount's schema cannot state (they ask another resource or a setting), by their 422 reasons
+UNSTATED_ACCOUNT_RULES = {"account_not_found": "a listed challenger that is no account",
+                          "invalid_auto_accept_max": "an auto_accept_max above the server's MAX_OPEN_MATCHES"}
+AUTO_ACCEPT_DOC = {"description": "with challenges auto: how many unfinished matches you are seated in unasked at "
+                                  "once; past it, invitations wait for your answer and do not count against your open "
+                                  f"matches. 0 to MAX_OPEN_MATCHES; default {DEFAULT_AUTO_ACCEPT_MAX} "
+                                  "(docs/challenges.md)"}
 
 
 class Account(Schema):
@@ -42,10 +47,12 @@ class Account(Schema):
     kind = fields.String(required=True, metadata={"enum": list(KINDS)})
     created_at = fields.String(required=True)
     challenges = fields.Raw(required=True, metadata=CHALLENGES_DOC)
+    auto_accept_max = fields.Integer(required=True, metadata=AUTO_ACCEPT_DOC)
 
 
 class UpdateAccount(Schema):
-    challenges = ChallengePolicy(required=True, metadata=CHALLENGES_DOC)
+    challenges = ChallengePolicy(metadata=CHALLENGES_DOC)
+    auto_accept_max = fields.Integer(strict=True, validate=validate.Range(min=0), metadata=AUTO_ACCEPT_DOC)
 
 
 class Inviter(Schema):

@@ -8,10 +8,11 @@ from typing import Literal, overload
 
 from domain import clock, match
 from domain.lifecycle import Invitation, SeatSpec
+from eventstore.accounts import AUTO, INVITED, PAIRED, SEATED
 from eventstore.clock import utc_at
 from service import log_context
-from service.accounts import AccountService, named_by
-from service.errors import Conflict, Forbidden, RateLimited, Unauthorized, Unprocessable
+from service.accounts import AccountService, auto_accept_max, named_by
+from service.errors import Forbidden, RateLimited, Unauthorized, Unprocessable
 from service.matches.base import MatchBase
 from service.repository import Current
 
@@ -44,19 +45,48 @@ class Callers(MatchBase):
         account = self._accounts.by_credential(token) if self._accounts else None
         return account_seat(meta, account["id"]) if account else None
 
-    def check_room(self, account_id: str, reserved: int = 0) -> None:
-        """Refuses one more match to an account that holds `max_open_matches` unfinished ones, counting `reserved`
-        matches it may be given without being asked again (its open seeks: service/seeks.py). The open set
-        is cleaned here of the matches found finished (or left): it costs one read per open match."""
+    def tidy_room(self, account_id: str) -> None:
+        """Frees the room of the account's open matches found finished (or left), and of those whose creation never
+        appeared (accounts.unborn), before its room is counted: one read per open match."""
         accounts = self._require_accounts()
         open_ids = accounts.open_match_ids(account_id)
         metas = self._store.metas(open_ids)
         done = [m for m, meta in zip(open_ids, metas) if meta and "status" in meta
                 and (meta["status"] == match.FINISHED or account_seat(meta, account_id) is None)]
-        accounts.close_matches(account_id, done)
-        if len(open_ids) - len(done) + reserved >= accounts.max_open_matches:
-            raise Conflict("too_many_open_matches", f"an account may be seated in {accounts.max_open_matches} "
-                                                    "unfinished matches at most: finish some first")
+        unborn = [m for m, meta in zip(open_ids, metas) if not meta or "status" not in meta]
+        accounts.close_matches(account_id, done + (accounts.unborn(account_id, unborn) if unborn else []))
+
+    def _take_seat(self, account_id: str, match_id: str, how: str, seek: str = "", auto_max: int = 0) -> str:
+        """Notes the match for the account (before the append, as the catalog: a crash leaves it noted, never lost),
+        counted in its room as `how` says (AccountService.note_match), its room tidied first."""
+        if how != INVITED:
+            self.tidy_room(account_id)
+        return self._require_accounts().note_match(account_id, match_id, how, seek, auto_max)
+
+    def _take_seats(self, match_id: str, seats: list[SeatSpec], owner: dict | None, consented: bool,
+                    paired_seeks: dict[str, str] | None) -> list[SeatSpec]:
+        """Notes the match for every account it seats, counted in each one's room: the creator's own seat and a
+        consented one (a tournament's, a seek's) only with room; an `auto` account's beyond its auto_accept_max
+        (or its room) is an invitation instead. What the seats are then; a refusal frees the room taken (the match is
+        still listed among the accounts' matches, never created: listings skip those)."""
+        claimed: list[SeatSpec] = []
+        try:
+            for spec in seats:
+                if not spec.get("account"):
+                    claimed.append(spec)
+                    continue
+                how = (INVITED if spec.get("invited") else PAIRED if paired_seeks is not None
+                       else SEATED if consented or spec["account"] == (owner or {}).get("id") else AUTO)
+                auto_max = auto_accept_max(self._require_accounts().resolve(spec["account"])) if how == AUTO else 0
+                noted = self._take_seat(spec["account"], match_id, how, (paired_seeks or {}).get(spec["account"], ""),
+                                        auto_max)
+                claimed.append({**spec, "invited": True} if noted == INVITED else spec)
+        except Exception:
+            for spec in claimed:
+                if spec.get("account"):
+                    self._require_accounts().close_matches(spec["account"], [match_id])
+            raise
+        return claimed
 
     def _caller_account(self, credential: str | None) -> dict | None:
         return None if credential is None else self._require_accounts().authenticate(credential)

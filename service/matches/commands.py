@@ -33,7 +33,7 @@ ATTEMPTS = 5  # appends of one command tried while other changes of the match ke
 class MatchCommands(Callers):
     def create(self, game: str, options: dict, seats: list[SeatSpec], seed: str | None = None,
                credential: str | None = None, clock_spec: ClockSpec | None = None, tournament: str | None = None,
-               match_id: str | None = None, rated: bool = False, paired: bool = False,
+               match_id: str | None = None, rated: bool = False, paired_seeks: dict[str, str] | None = None,
                seed_owner: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
@@ -41,35 +41,36 @@ class MatchCommands(Callers):
         entrants accepted their entry, so their accounts are seated at once); `match_id`: the id it must have
         (default: a new one), so that creating it twice is one match (the second raises VersionConflict).
         `rated`: the match counts on its ladder when it finishes (docs/ladder.md); a tournament rates its own.
-        `paired`: the match of seeks paired (service/seeks.py): every account seated asked for it, and its room
-        for one more match was counted when it asked (so a pairing decided is never refused for it).
+        `paired_seeks`: for the match of seeks paired (service/seeks.py), each seated account's seek: every account
+        asked for it, and its seek held its room (so a pairing decided is never refused for it).
         `seed_owner`: for a tournament's match, whose seed it counts as (docs/fairness.md): the creator of a
         duplicate tournament that its own account enters."""
         if rated and tournament:
             raise Unprocessable("rated_tournament", "a tournament's matches are rated by the tournament, not a ladder")
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
         owner = self._caller_account(credential)
-        consented = bool(tournament) or paired
+        consented = bool(tournament) or paired_seeks is not None
         seats = [self._seat_of_account(spec, owner, consented) if spec.get("account") else spec for spec in seats]
         invitation = self.invitation(owner, seats) if not consented else None
         seed_source: SeedSource = match.SERVER_SEED if seed is None else match.CLIENT_SEED
         seed = secrets.token_hex(32) if seed is None else seed
         salt = secrets.token_hex(16)
-        events = match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                              owner["id"] if owner else seed_owner, clock_spec, invitation, rated)
+
+        def creating(seats: list[SeatSpec]) -> list[dict]:
+            return match.create(game, options, seats, match.commitment(seed, salt), seed_source,
+                                owner["id"] if owner else seed_owner, clock_spec, invitation, rated)
+
+        events = creating(seats)  # refuses a match that cannot be made before any account's room is taken
+        match_id = match_id or uuid.uuid4().hex
+        claimed = self._take_seats(match_id, seats, owner, consented, paired_seeks)
+        if claimed != seats:  # an auto account's seat became an invitation
+            events = creating(claimed)
         now = self._stamp()
         state = match.evolve_all(None, timed(events, now))
         opening = match.open_events(state, seed)
         state = match.evolve_all(state, timed(opening, now))
         tokens = {seat: secrets.token_urlsafe(24) for seat, s in enumerate(state["seats"])
                   if not s["bot"] and not s["open"] and not s.get("account")}  # an account's key acts for its seat
-        match_id = match_id or uuid.uuid4().hex
-        seated = [seat["account"] for seat in state["seats"] if seat.get("account") and not seat.get("invited")]
-        for account_id in seated if not paired else []:
-            self.check_room(account_id)
-        for seat in state["seats"]:  # before the append, as the catalog: a crash leaves it listed, never lost
-            if seat.get("account"):
-                self._require_accounts().note_match(seat["account"], match_id, invited=bool(seat.get("invited")))
         secrets_meta = {"seed": seed, "salt": salt, "created_at": utc_now(), "seed_source": seed_source,
                         "tokens": json.dumps([token_digest(tokens[s]) if s in tokens else None
                                               for s in range(len(state["seats"]))]),

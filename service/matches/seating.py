@@ -6,6 +6,7 @@ import secrets
 
 from domain import match
 from domain.errors import InvalidSetup
+from eventstore.accounts import SEATED
 from eventstore.base import VersionConflict
 from service.errors import Conflict, NotFound, Unauthorized
 from service.matches.callers import account_seat, token_digest
@@ -30,8 +31,7 @@ class Seating(MatchCommands):
             seat, events = match.join(current.state, seated_as, current.meta["seed"],
                                       account["id"] if account else None)
             if account:  # the match exists and has a seat for the account: count it, before the append
-                self.check_room(account["id"])
-                self._require_accounts().note_match(account["id"], match_id)
+                self._take_seat(account["id"], match_id, SEATED)
             return seat, events, token and token_digest(token)
 
         seat, state = self._change_seats(match_id, take_a_seat, "joining")
@@ -45,16 +45,22 @@ class Seating(MatchCommands):
         def take_the_seat(current: Current) -> tuple[int, list[dict], None]:
             seat = self._invited_seat(current, account)
             events = match.accept(current.state, seat, current.meta["seed"])
-            self.check_room(account["id"])
-            self._require_accounts().note_match(account["id"], match_id)  # before the append: counted, never lost
+            self._take_seat(account["id"], match_id, SEATED)
             return seat, events, None
 
         current = self._load(match_id)
         seat = self._invited_seat(current, account)
         if current.state["status"] != match.FINISHED and not current.state["seats"][seat].get("invited"):
+            if not self._accepted(match_id, seat):  # the inviter's own seat, or one seated at once
+                raise Conflict("not_invited", "your seat in this match was never an invitation: it is yours already")
             return document(match_id, current.state, seat)
         seat, state = self._change_seats(match_id, take_the_seat, "accepting")
         return document(match_id, state, seat)
+
+    def _accepted(self, match_id: str, seat: int) -> bool:
+        """The seat was invited and accepted (read from the log: only a retried acceptance asks)."""
+        return any(event["type"] == "seat_accepted" and event["data"]["seat"] == seat
+                   for event in self._store.read(match_id))
 
     def decline(self, match_id: str, credential: str | None) -> dict:
         """The invited account refuses its seat: the match is canceled. A retry after it declined answers the same."""

@@ -27,7 +27,8 @@ def score(client, match_id, credential, version):
 
 def test_a_new_account_gets_a_key_once_and_the_key_reads_the_account(client):
     created = register(client, "Alice", "human")
-    assert set(created) == {"id", "name", "kind", "created_at", "challenges", "api_key"} and created["api_key"].startswith("crk_")
+    assert set(created) == {"id", "name", "kind", "created_at", "challenges", "auto_accept_max", "api_key"}
+    assert created["api_key"].startswith("crk_")
     me = client.get("/v1/accounts/me", headers=bearer(created["api_key"]))
     assert me.status_code == 200 and me.get_json() == {k: v for k, v in created.items() if k != "api_key"}
 

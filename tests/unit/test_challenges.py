@@ -5,8 +5,10 @@ import pytest
 from domain.errors import IllegalMove
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
-from service.accounts import AccountService
-from service.errors import Conflict, Forbidden, RateLimited, Unauthorized
+from eventstore.accounts import SEATED
+from eventstore.clock import utc_at
+from service.accounts import DEFAULT_AUTO_ACCEPT_MAX, AccountService
+from service.errors import Conflict, Forbidden, RateLimited, Unauthorized, Unprocessable
 from service.live.feed import AccountFeeds
 from service.live.hub import Hub
 from service.tournament_audit import verify_tournament
@@ -144,6 +146,111 @@ def test_an_invitation_is_accepted_only_with_room_for_one_more_open_match(servic
     assert full.value.reason == "too_many_open_matches"
 
 
+# --- an auto account keeps room for its own matches --------------------------------------------------------------
+@pytest.fixture
+def roomy(store, now):
+    """Accounts with room for 30 open matches, and a service seating them."""
+    accounts = AccountService(InMemoryAccountStore(), clock=lambda: utc_at(now()), max_open_matches=30)
+    return accounts, make_service(store=store, accounts=accounts, clock=now, challenge_expiry=EXPIRY)
+
+
+def solo(name):
+    return [{"account": name}, {"bot": "random"}]
+
+
+def test_an_auto_account_at_its_auto_accept_max_is_invited_past_it_and_its_own_match_still_finds_room(roomy):
+    accounts, service = roomy
+    robo = key_of(accounts, "robo", "auto")
+    strangers = [key_of(accounts, f"stranger{i}") for i in range(6)]
+    created = [service.create("mantis", {}, [{"name": "x"}, {"account": "robo"}], credential=strangers[i % 6])
+               for i in range(DEFAULT_AUTO_ACCEPT_MAX + 5)]
+    assert [m["status"] for m in created] == ["active"] * DEFAULT_AUTO_ACCEPT_MAX + ["waiting"] * 5
+    assert len(service.invitations(robo)["challenges"]) == 5
+    own = [service.create("mantis", {}, solo("robo"), credential=robo) for _ in range(30 - DEFAULT_AUTO_ACCEPT_MAX)]
+    assert {m["status"] for m in own} == {"active"}  # the pending invitations took none of its room
+    with pytest.raises(Conflict) as full:
+        service.create("mantis", {}, solo("robo"), credential=robo)
+    assert full.value.reason == "too_many_open_matches"
+
+
+def test_an_auto_account_past_its_room_is_invited_rather_than_refusing_the_stranger(roomy):
+    accounts, service = roomy
+    robo, ann = key_of(accounts, "robo", "auto"), key_of(accounts, "ann")
+    accounts.set_auto_accept_max(robo, 30)
+    for _ in range(30):
+        service.create("mantis", {}, solo("robo"), credential=robo)
+    named = service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)
+    assert named["status"] == "waiting" and named["seats"][1]["invited"]
+
+
+def test_an_auto_match_finished_frees_its_place_for_the_next_stranger(roomy):
+    accounts, service = roomy
+    robo, ann = key_of(accounts, "robo", "auto"), key_of(accounts, "ann")
+    accounts.set_auto_accept_max(robo, 1)
+    first = service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)
+    second = service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)
+    assert (first["status"], second["status"]) == ("active", "waiting")
+    service.resign(first["id"], ann)
+    third = service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)
+    assert third["status"] == "active"
+
+
+def test_an_auto_accept_max_of_zero_makes_every_invitation_wait(roomy):
+    accounts, service = roomy
+    robo, ann = key_of(accounts, "robo", "auto"), key_of(accounts, "ann")
+    assert accounts.set_auto_accept_max(robo, 0)["auto_accept_max"] == 0
+    assert service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)["status"] == \
+        "waiting"
+
+
+@pytest.mark.parametrize("most", [-1, 31, "5", 2.5, True, None])
+def test_an_auto_accept_max_that_is_not_a_count_within_the_room_is_refused_with_a_reason(roomy, most):
+    accounts, _ = roomy
+    robo = key_of(accounts, "robo", "auto")
+    with pytest.raises(Unprocessable) as refused:
+        accounts.set_auto_accept_max(robo, most)
+    assert refused.value.reason == "invalid_auto_accept_max"
+    assert accounts.me(robo)["auto_accept_max"] == DEFAULT_AUTO_ACCEPT_MAX
+
+
+def test_a_match_noted_whose_creation_never_came_stops_holding_room_after_a_minute(roomy, now):
+    accounts, service = roomy
+    robo = key_of(accounts, "robo")
+    account = accounts.authenticate(robo)
+    for i in range(30):  # as 30 creations whose processes died between noting and appending leave them
+        accounts.note_match(account["id"], f"{i:032x}", SEATED)
+    with pytest.raises(Conflict) as full:
+        service.create("mantis", {}, solo("robo"), credential=robo)
+    assert full.value.reason == "too_many_open_matches"
+    now.at += 61
+    assert service.create("mantis", {}, solo("robo"), credential=robo)["status"] == "active"
+    assert len(accounts.open_match_ids(account["id"])) == 1
+
+
+@pytest.mark.parametrize("body, reason", [
+    ({"auto_accept_max": 500}, "invalid_auto_accept_max"),
+    ({"auto_accept_max": -1}, "invalid_request"),
+    ({"auto_accept_max": "ten"}, "invalid_request"),
+    ({"auto_accept_max": None}, "invalid_request"),
+])
+def test_over_http_a_bad_auto_accept_max_is_refused_with_a_reason(body, reason):
+    client = make_client()
+    key = client.post("/v1/accounts", json={"name": "robo", "kind": "bot"}).get_json()["api_key"]
+    assert_error(client.patch("/v1/accounts/me", json=body, headers=bearer(key)), 422, reason)
+
+
+def test_over_http_an_account_sets_auto_and_its_auto_accept_max_at_once_and_its_document_shows_them():
+    client = make_client()
+    key = client.post("/v1/accounts", json={"name": "robo", "kind": "bot"}).get_json()["api_key"]
+    updated = client.patch("/v1/accounts/me", json={"challenges": "auto", "auto_accept_max": 3}, headers=bearer(key))
+    assert updated.status_code == 200
+    assert {k: updated.get_json()[k] for k in ("challenges", "auto_accept_max")} == {"challenges": "auto",
+                                                                                    "auto_accept_max": 3}
+    assert client.get("/v1/accounts/me", headers=bearer(key)).get_json()["auto_accept_max"] == 3
+    unchanged = client.patch("/v1/accounts/me", json={}, headers=bearer(key))  # an empty change changes nothing
+    assert unchanged.status_code == 200 and unchanged.get_json() == updated.get_json()
+
+
 @pytest.mark.parametrize("policy, invited_by_ann, invited_by_cy", [
     ("anyone", "invited", "invited"),
     ("auto", "seated", "seated"),
@@ -170,6 +277,21 @@ def test_only_a_caller_with_a_key_may_name_another_account(service, accounts):
     with pytest.raises(Unauthorized) as refused:
         service.create("mantis", {}, [{"name": "anon"}, {"account": "bob"}])
     assert refused.value.reason == "key_required"
+
+
+def test_a_seat_that_was_never_invited_is_not_accepted_neither_the_inviters_own_nor_an_auto_accounts(
+        service, accounts):
+    ann, bob, robo = key_of(accounts, "ann"), key_of(accounts, "bob"), key_of(accounts, "robo", "auto")
+    created = challenge(service, ann)
+    with pytest.raises(Conflict) as inviter:
+        service.accept(created["id"], ann)
+    assert inviter.value.reason == "not_invited"
+    seated = service.create("mantis", {}, [{"account": "ann"}, {"account": "robo"}], credential=ann)
+    with pytest.raises(Conflict) as unasked:
+        service.accept(seated["id"], robo)
+    assert unasked.value.reason == "not_invited"
+    accepted = service.accept(created["id"], bob)
+    assert service.accept(created["id"], bob) == accepted  # the invited account's retry still answers the same
 
 
 def test_only_the_invited_account_answers_an_invitation(service, accounts):

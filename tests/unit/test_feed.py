@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from eventstore.accounts import InMemoryAccountStore
+from eventstore.accounts import SEATED, InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
 from service.errors import NotFound, Unauthorized
@@ -146,7 +146,7 @@ def test_a_turn_owed_while_nobody_listened_is_told_on_reconnecting(service, feed
 
 
 def test_a_match_noted_but_never_appended_is_not_told(service, feeds, accounts, ann):
-    accounts.note_match(accounts.authenticate(ann)["id"], "f" * 32)  # as a crash before the append leaves it
+    accounts.note_match(accounts.authenticate(ann)["id"], "f" * 32, SEATED)  # as a crash before the append leaves it
     assert kinds(upto(feeds.open(ann, after=0), "synced")) == [("synced", None)]
 
 

@@ -161,6 +161,63 @@ def test_a_seek_reserves_room_among_the_accounts_open_matches(pool, keys, matche
     assert pool.pair("mantis")["started"] == 1  # the room it reserved: never refused for it
 
 
+def solo(matches, key):
+    return matches.create("mantis", {}, [{"account": "ann"}, {"bot": "random"}], credential=key)
+
+
+def refused_reason(attempt) -> str:
+    with pytest.raises(Conflict) as refused:
+        attempt()
+    return refused.value.reason
+
+
+def test_open_seeks_hold_their_room_against_later_creates_until_one_is_canceled(pool, keys, matches):
+    solo(matches, keys["ann"])
+    first, _ = pool.open(keys["ann"], DUEL), pool.open(keys["ann"], {**DUEL, "game": "flipout"})
+    assert refused_reason(lambda: solo(matches, keys["ann"])) == "too_many_open_matches"
+    pool.cancel(first["id"], keys["ann"])
+    assert solo(matches, keys["ann"])["status"] == "active"
+
+
+def test_a_paired_seeks_room_becomes_its_matchs_and_the_seek_no_longer_counts_among_the_seeks(pool, keys, matches):
+    pool.open(keys["ann"], DUEL)
+    pool.open(keys["ann"], {**DUEL, "game": "flipout"})
+    pool.open(keys["bob"], DUEL)
+    assert pool.pair("mantis")["started"] == 1
+    pool.open(keys["ann"], {**DUEL, "game": "blockers"})  # one seek left open of two: room for another
+    assert refused_reason(lambda: solo(matches, keys["ann"])) == "too_many_open_matches"  # 1 match + 2 seeks
+
+
+def test_seeks_that_expired_or_whose_pairing_was_refused_give_their_room_back(pool, keys, matches, clock, monkeypatch):
+    pool.open(keys["ann"], DUEL)
+    pool.open(keys["ann"], {**DUEL, "game": "flipout"})
+    clock.now += 600
+    pool.pair("mantis")
+    pool.pair("flipout")
+    pool.open(keys["ann"], DUEL)
+    pool.open(keys["bob"], DUEL)
+    pool.open(keys["ann"], {**DUEL, "game": "flipout"})
+
+    def refuses(*args, **kwargs):
+        raise Unprocessable("account_not_found", "no account (deleted meanwhile)")
+
+    monkeypatch.setattr(matches, "create", refuses)
+    assert pool.pair("mantis")["refused"] == 1
+    assert pool.open(keys["ann"], {**DUEL, "game": "blockers"})["status"] == "open"
+
+
+def test_a_seek_its_pool_could_not_take_gives_its_room_back(pool, keys, monkeypatch):
+    def unavailable(*args, **kwargs):
+        raise Unavailable("redis_unreachable", "Redis did not answer")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(pool, "_save", unavailable)
+        for _ in range(3):
+            with pytest.raises(Unavailable):
+                pool.open(keys["ann"], DUEL)
+    assert [pool.open(keys["ann"], DUEL)["status"] for _ in range(2)] == ["open", "open"]
+
+
 def test_only_the_owner_cancels_and_not_once_paired(pool, keys):
     ann = pool.open(keys["ann"], DUEL)
     with pytest.raises(Forbidden):
