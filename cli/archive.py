@@ -148,7 +148,7 @@ def verify_dump(directory: Path, as_json: bool = False) -> int:
         return 2
     faults = check_manifest(directory, manifest)
     present = [entry for entry in manifest["days"] if entry["file"] and (directory / entry["file"]).exists()]
-    faults.update(_verify_matches([directory / e["file"] for e in present], sum(e["matches"] for e in present)))
+    faults.update(verify_matches([directory / e["file"] for e in present], sum(e["matches"] for e in present)))
     checked = sum(entry["matches"] for entry in manifest["days"])
     if as_json:
         print(json.dumps({"ok": not faults, "matches": checked, "faults": faults}, indent=2))
@@ -192,9 +192,10 @@ def _check_file(path: Path, entry: dict) -> str | None:
     return None
 
 
-def _verify_matches(files: list[Path], total: int) -> dict[str, str]:
-    """Every match of the files, split into one part per core; the faults by match id."""
-    workers = os.cpu_count() or 1
+def verify_matches(files: list[Path], total: int, workers: int | None = None) -> dict[str, str]:
+    """Every match of the files, each file split into a part per process (default: one per core); the faults by
+    match id."""
+    workers = workers or os.cpu_count() or 1
     faults: dict[str, str] = {}
     with ProcessPoolExecutor(workers) as pool, \
             tqdm(total=total, unit="match", disable=not sys.stdout.isatty()) as bar:
