@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+import jsonschema_rs
 import pytest
 import redis
 
@@ -45,6 +46,12 @@ def dump(directory: Path, server: str, *options: str) -> int:
     return cli.main(["dump", str(directory), "--url", server, *options])
 
 
+def documented_schemas() -> dict[str, dict]:
+    """The JSON Schemas of docs/archive.md, by their $id."""
+    blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOCS.read_text(), re.S)]
+    return {schema["$id"]: schema for schema in blocks if "$id" in schema}
+
+
 def file_ids(path: Path) -> list[str]:
     with gzip.open(path, "rb") as lines:
         return [json.loads(line)["match_id"] for line in lines]
@@ -65,6 +72,17 @@ def test_a_dump_holds_a_file_a_day_with_a_manifest_and_verifies_whole(server, se
     capsys.readouterr()
     assert cli.main(["verify", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("OK: 10 matches in 3 days")
+
+
+def test_every_line_and_the_manifest_of_a_dump_follow_the_schemas_of_the_docs(server, seeded, tmp_path):
+    assert dump(tmp_path, server, "--since", "2001-02-03", "--until", "2001-02-06") == 0
+    schemas = documented_schemas()
+    export, manifest = (jsonschema_rs.validator_for(schemas[name]) for name in ("cardroom-export/1", "cardroom-dump/1"))
+    manifest.validate(json.loads((tmp_path / "manifest.json").read_text()))
+    for day in tmp_path.glob("*.ndjson.gz"):
+        with gzip.open(day, "rb") as lines:
+            for line in lines:
+                export.validate(json.loads(line))
 
 
 def test_a_dump_of_one_game_holds_its_matches_only(server, seeded, tmp_path):
