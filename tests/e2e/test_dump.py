@@ -4,6 +4,7 @@ and the DuckDB lines of docs/archive.md run as written on the dump."""
 import gzip
 import json
 import re
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -71,7 +72,17 @@ def test_a_dump_holds_a_file_a_day_with_a_manifest_and_verifies_whole(server, se
     assert manifest["sha256"] == archive.manifest_sha256(manifest)
     capsys.readouterr()
     assert cli.main(["verify", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.startswith("OK: 10 matches in 3 days")
+    printed = capsys.readouterr()
+    assert printed.out.startswith("OK: 10 matches in 3 days") and printed.err == ""  # no bar: not a terminal
+
+
+def test_verifying_a_dump_draws_a_progress_bar_when_its_output_is_a_terminal(server, seeded, tmp_path, capsys,
+                                                                             monkeypatch):
+    assert dump(tmp_path, server, "--since", "2001-02-05", "--until", "2001-02-06") == 0
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    capsys.readouterr()
+    assert cli.main(["verify", str(tmp_path)]) == 0
+    assert "3/3" in capsys.readouterr().err
 
 
 def test_every_line_and_the_manifest_of_a_dump_follow_the_schemas_of_the_docs(server, seeded, tmp_path):

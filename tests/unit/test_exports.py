@@ -1,5 +1,6 @@
 """The streams of finished matches' exports on the in-memory store (service/matches/exports.py): oldest first, each a
-complete export that verifies, filtered, scoped to an account or a tournament, resumable after the last match."""
+complete export that verifies, filtered, scoped to an account or a tournament, resumable after the last match (an
+archived match's: tests/integration/test_archive.py)."""
 import functools
 
 import pytest
@@ -142,19 +143,6 @@ def test_a_stream_resumed_after_the_last_match_received_sends_the_rest_with_noth
         received += ids(service.finished_exports(Selection(), after))
     assert sorted(received) == sorted(finished) and len(received) == len(finished)
     assert received == ids(service.finished_exports(Selection()))
-
-
-def test_an_archived_match_is_streamed_as_it_was_before_archiving():
-    service, clock = a_service()
-    service = make_service(InlineBots(), store=service._store, clock=clock, archive_after=60)
-    service._bots.service = service
-    match_id = bots_finish(service, clock, START)
-    settled(clock)
-    before = [{k: v for k, v in d.items() if k != "exported_at"} for d in service.finished_exports(Selection())]
-    clock.now += 60
-    assert service.archive_finished() == [match_id]
-    after = [{k: v for k, v in d.items() if k != "exported_at"} for d in service.finished_exports(Selection())]
-    assert after == before and after[0]["match_id"] == match_id
 
 
 class ListingLater(InMemoryEventStore):
