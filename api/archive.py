@@ -36,7 +36,7 @@ class FinishedMatchesExport(MethodView):
     @archive.doc(operationId="exportFinishedMatches", **STREAM_DOC)
     def get(self, query):
         """Every finished match's export as NDJSON, filtered by game, rating and when it finished."""
-        return exports_response(query, Selection(game=query.get("game"), rated=query.get("rated")))
+        return exports_response(query)
 
 
 @archive.route("/accounts/<reference>/matches/export")
@@ -45,7 +45,7 @@ class AccountMatchesExport(MethodView):
     @archive.doc(operationId="exportAccountMatches", **STREAM_DOC)
     def get(self, query, reference):
         """The finished matches of an account (by id or name) as NDJSON; 404 account_not_found."""
-        return exports_response(query, Selection(game=query.get("game"), rated=query.get("rated"), account=reference))
+        return exports_response(query, account=reference)
 
 
 @archive.route("/tournaments/<tournament_id>/matches/export")
@@ -54,16 +54,16 @@ class TournamentMatchesExport(MethodView):
     @archive.doc(operationId="exportTournamentMatches", **STREAM_DOC)
     def get(self, query, tournament_id):
         """The finished matches of a tournament as NDJSON; 404 tournament_not_found."""
-        return exports_response(query, Selection(game=query.get("game"), rated=query.get("rated"),
-                                                 tournament=tournament_id))
+        return exports_response(query, tournament=tournament_id)
 
 
-def exports_response(query: dict, selection: Selection) -> Response:
-    """The stream of the selected exports. The selection is checked before the answer starts, so a refusal is a 4xx
-    in the error shape, never a cut stream."""
-    interval = {name: round(query[name].timestamp() * 1000) for name in ("since", "until") if name in query}
-    exported = service().finished_exports(Selection(**{**selection.__dict__, **interval}), query.get("after"),
-                                          query["limit"])
+def exports_response(query: dict, account: str | None = None, tournament: str | None = None) -> Response:
+    """The stream of the exports the query selects, of an account's or a tournament's matches if one is named.
+    The selection is checked before the answer starts, so a refusal is a 4xx in the error shape, never a cut stream."""
+    since, until = (round(query[name].timestamp() * 1000) if name in query else None for name in ("since", "until"))
+    selection = Selection(game=query.get("game"), rated=query.get("rated"), account=account, tournament=tournament,
+                          since=since or 0, until=until)
+    exported = service().finished_exports(selection, query.get("after"), query["limit"])
     lines = (orjson.dumps(document) + b"\n" for document in exported)
     gzipped = request.accept_encodings["gzip"] > 0
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if gzipped else {})}
