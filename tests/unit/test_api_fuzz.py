@@ -51,10 +51,16 @@ RATED_MATCH_RULES = {"include-operation-id": "createMatch", "checks": {
 # and as every account's call here, it is sent with no key (401: tests/unit/test_seek_api.py sends keys).
 SEEK_RULES = {"include-operation-id": "createSeek",
               "checks": {**REFUSALS, "positive_data_acceptance": {"expected-statuses": ["2xx", "401", "422"]}}}
+# A stream of finished matches' exports resumes `after` a match of that stream, over `since` to before `until`: a
+# schema-valid `after` naming no match of it, or an interval that ends before it starts, gets 422 with a reason
+# (docs/archive.md); an account or a tournament that does not exist, 404.
+EXPORT_RULES = [{"include-operation-id": operation, "checks": {
+    **REFUSALS, "positive_data_acceptance": {"expected-statuses": ["2xx", "404", "422"]}}}
+    for operation in ("exportFinishedMatches", "exportAccountMatches", "exportTournamentMatches")]
 PLAY_SOCKET = r"^/v1/play$"  # a WebSocket, not HTTP: tests/unit/test_play_socket.py
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app, config=SchemathesisConfig.from_dict(
     {"generation": {"mode": "all"}, "checks": REFUSALS,
-     "operations": [TOURNAMENT_RULES, RATED_MATCH_RULES, SEEK_RULES]})).exclude(path_regex=PLAY_SOCKET)
+     "operations": [TOURNAMENT_RULES, RATED_MATCH_RULES, SEEK_RULES, *EXPORT_RULES]})).exclude(path_regex=PLAY_SOCKET)
 STREAM = r"/stream$"
 
 
