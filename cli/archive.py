@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import sys
 import urllib.parse
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -21,6 +22,8 @@ from service.matches.exports import MOST_PER_REQUEST
 
 DUMP_FORMAT = "cardroom-dump/1"
 MANIFEST = "manifest.json"
+DAY_FIELDS = {"day", "file", "matches", "sha256", "first", "last"}
+DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.ndjson\.gz")
 # how long after its end a day is dumped: the server holds back its last 10 seconds (service/matches/exports.py),
 # and this leaves room for the two clocks to differ
 DAY_SETTLED = timedelta(minutes=1)
@@ -57,7 +60,9 @@ def dump(directory: Path, client: Client, since: date, until: date, game: str | 
     wrote. The manifest is rewritten after each day, so an interrupted dump resumes at the day it was writing."""
     directory.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(directory) or {"format": DUMP_FORMAT, "game": game, "days": []}
-    if manifest.get("format") != DUMP_FORMAT or manifest.get("game") != game:
+    if not well_formed(manifest):
+        raise ValueError(f"{directory / MANIFEST} is not a {DUMP_FORMAT} manifest")
+    if manifest.get("game") != game:
         raise ValueError(f"{directory} holds a dump of game {manifest.get('game') or 'all'}, not of {game or 'all'}")
     done = {entry["day"] for entry in manifest["days"]}
     written = []
@@ -148,6 +153,9 @@ def verify_dump(directory: Path, as_json: bool = False) -> int:
     if manifest is None:
         print(f"cardroom verify: cannot read the dump: {problem}", file=sys.stderr)
         return 2
+    if not well_formed(manifest):
+        print(f"FAULT manifest: not a {DUMP_FORMAT} manifest")
+        return 1
     faults = check_manifest(directory, manifest)
     present = [entry for entry in manifest["days"] if entry["file"] and (directory / entry["file"]).exists()]
     faults.update(verify_matches([directory / e["file"] for e in present], sum(e["matches"] for e in present)))
@@ -163,11 +171,21 @@ def verify_dump(directory: Path, as_json: bool = False) -> int:
     return 1 if faults else 0
 
 
+def well_formed(manifest) -> bool:
+    """The manifest has the shape of docs/archive.md's schema where verifying reads it: a day names a file of its own
+    in the dump's directory, or none."""
+    if not isinstance(manifest, dict):
+        return False
+    days = manifest.get("days")
+    return manifest.get("format") == DUMP_FORMAT and isinstance(days, list) and all(
+        isinstance(entry, dict) and DAY_FIELDS <= entry.keys() and isinstance(entry["matches"], int)
+        and (entry["file"] is None or isinstance(entry["file"], str) and DAY_FILE.fullmatch(entry["file"]))
+        for entry in days)
+
+
 def check_manifest(directory: Path, manifest: dict) -> dict[str, str]:
-    """The manifest's faults, by what they are about ("manifest", or a day's file name)."""
+    """The faults of a well-formed manifest, by what they are about ("manifest", or a day's file name)."""
     faults = {}
-    if manifest.get("format") != DUMP_FORMAT or not isinstance(manifest.get("days"), list):
-        return {"manifest": f"not a {DUMP_FORMAT} manifest"}
     if manifest.get("sha256") != manifest_sha256(manifest):
         faults["manifest"] = "its sha256 is not the hash of its content"
     for entry in manifest["days"]:

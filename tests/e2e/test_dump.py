@@ -136,6 +136,21 @@ def test_verifying_a_tampered_dump_names_the_match_and_the_file_and_fails(server
     assert seeded["2001-02-05"][0] not in printed and seeded["2001-02-05"][2] not in printed
 
 
+@pytest.mark.parametrize("days", [[{"day": "2001-02-03"}], [{"day": "2001-02-03", "file": "../../etc/passwd",
+                                                               "matches": 1, "sha256": None, "first": None,
+                                                               "last": None}], "all"])
+def test_verifying_a_manifest_of_another_shape_is_a_fault_not_a_crash(tmp_path, capsys, days):
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": archive.DUMP_FORMAT, "days": days}))
+    assert cli.main(["verify", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.startswith("FAULT manifest: not a cardroom-dump/1 manifest")
+
+
+def test_verifying_a_manifest_that_is_not_an_object_is_a_fault_not_a_crash(tmp_path, capsys):
+    (tmp_path / "manifest.json").write_text("[1, 2]")
+    assert cli.main(["verify", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.startswith("FAULT manifest: not a cardroom-dump/1 manifest")
+
+
 def test_verifying_a_directory_without_a_manifest_says_so(tmp_path, capsys):
     assert cli.main(["verify", str(tmp_path)]) == 2
     assert "no manifest.json" in capsys.readouterr().err
