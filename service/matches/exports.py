@@ -45,7 +45,7 @@ class Exports(MatchQueries):
             raise Unprocessable("empty_interval", "`until` must come after `since`")
         page = self._store.finished(listing, selection.since, after, PAGE)
         if page is None:
-            raise Unprocessable("after_not_listed", f"{after!r} is not among the finished matches streamed here")
+            raise Unprocessable("after_not_listed", "`after` names no finished match of this stream")
         until = round(self._clock() * 1000) - SETTLE_MS
         if selection.until is not None:
             until = min(until, selection.until)
