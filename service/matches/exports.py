@@ -58,16 +58,22 @@ class Exports(MatchQueries):
             for (at, match_id), meta in zip(page, self._store.metas([m for _, m in page])):
                 if at >= until:
                     return
-                if meta is None or meta.get("status") != match.FINISHED or selection.game not in (None, meta["game"]):
-                    continue  # listed by an append that did not happen (yet), or of another game in this listing
-                exported = self._exported(match_id, meta, None)
-                if selection.rated not in (None, bool(exported["events"][0]["data"].get("rated"))):
-                    continue
-                yield exported
-                sent += 1
-                if sent == limit:
-                    return
+                if meta and self._selected(match_id, meta, selection):
+                    yield self._exported(match_id, meta, None)
+                    sent += 1
+                    if sent == limit:
+                        return
             page = self._store.finished(listing, selection.since, page[-1][1], PAGE) or []
+
+    def _selected(self, match_id: str, meta: dict, selection: Selection) -> bool:
+        """Whether a listed match is finished (its listing may come from an append that did not happen, or not yet)
+        and of the selected game and rating. Every match's listings are by game and rating already; an account's and
+        a tournament's are not, and the rating is read from the log's first event there."""
+        if meta.get("status") != match.FINISHED or selection.game not in (None, meta["game"]):
+            return False
+        if selection.rated is None or (selection.account is None and selection.tournament is None):
+            return True
+        return bool(self._store.read(match_id, upto=1)[0]["data"].get("rated")) == selection.rated
 
     def _listing(self, selection: Selection) -> str:
         """The listing the selection reads (its other filters are checked on each match); unknown names are 404."""

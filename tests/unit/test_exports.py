@@ -102,6 +102,9 @@ def test_an_accounts_stream_has_its_matches_only_and_a_tournaments_its_own():
                                      "max_parallel": 1, "entrants": TWO_BOTS})["id"]
     settled(clock)
     assert ids(service.finished_exports(Selection(account="ann"))) == [hers]
+    assert ids(service.finished_exports(Selection(account="ann", rated=False, game="flipout"))) == [hers]
+    assert ids(service.finished_exports(Selection(account="ann", rated=True))) == []
+    assert ids(service.finished_exports(Selection(account="ann", game="mantis"))) == []
     recorded = [e["data"]["match"] for e in store.read(tournament_key(tournament)) if e["type"] == "match_recorded"]
     played = ids(service.finished_exports(Selection(tournament=tournament)))
     assert recorded and sorted(played) == sorted(recorded) and hers not in played
