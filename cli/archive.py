@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import urllib.parse
+import zlib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -23,6 +24,8 @@ from service.matches.exports import MOST_PER_REQUEST
 DUMP_FORMAT = "cardroom-dump/1"
 MANIFEST = "manifest.json"
 DAY_FIELDS = {"day", "file", "matches", "sha256", "first", "last"}
+UNREADABLE = (OSError, EOFError, zlib.error)  # a day file that is not gzip, or cut short
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)  # what verify_export raises on odd shapes
 DAY_FILE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\.ndjson\.gz")
 # how long after its end a day is dumped: the server holds back its last 10 seconds (service/matches/exports.py),
 # and this leaves room for the two clocks to differ
@@ -201,12 +204,15 @@ def _check_file(path: Path, entry: dict) -> str | None:
         return "missing"
     if file_sha256(path) != entry["sha256"]:
         return "its sha256 is not the manifest's"
-    count, first, last = 0, None, None
-    with gzip.open(path, "rb") as lines:
-        for line in lines:
-            count += 1
-            first, last = first or line, line
-    ids = [json.loads(line).get("match_id") if line else None for line in (first, last)]
+    count, first, last = 0, b"", b""
+    try:
+        with gzip.open(path, "rb") as lines:
+            for line in lines:
+                count += 1
+                first, last = first or line, line
+    except UNREADABLE as error:
+        return f"not a whole gzip file ({error})"
+    ids = [_match_id(_parsed(line)) if line else None for line in (first, last)]
     if (count, *ids) != (entry["matches"], entry["first"], entry["last"]):
         return f"it holds {count} matches from {ids[0]} to {ids[1]}, not the manifest's"
     return None
@@ -231,26 +237,41 @@ def verify_part(path: Path, part: int, parts: int) -> tuple[int, dict[str, str]]
     """Verifies every `parts`-th line of a day's file from line `part` on (a process pool's task): how many it
     checked, and the faults by match id (or by file and line, when a line names none)."""
     checked, faults = 0, {}
-    with gzip.open(path, "rb") as lines:
-        for number, line in enumerate(lines, start=1):
-            if number % parts != part:
-                continue
-            checked += 1
-            where, problem = _verify_line(line)
-            if problem:
-                faults[where or f"{path.name}:{number}"] = problem
+    try:
+        with gzip.open(path, "rb") as lines:
+            for number, line in enumerate(lines, start=1):
+                if number % parts != part:
+                    continue
+                checked += 1
+                where, problem = _verify_line(line)
+                if problem:
+                    faults[where or f"{path.name}:{number}"] = problem
+    except UNREADABLE as error:
+        faults[path.name] = f"not a whole gzip file ({error})"
     return checked, faults
 
 
 def _verify_line(line: bytes) -> tuple[str | None, str | None]:
-    try:
-        document = json.loads(line)
-    except ValueError:
-        return None, "not JSON"
+    """(the line's match id, what is wrong with it or None)."""
+    document = _parsed(line)
     if not isinstance(document, dict):
-        return None, "not an export"
-    match_id = document.get("match_id") if isinstance(document.get("match_id"), str) else None
+        return None, "not an export (a JSON object)"
     if document.get("format") != EXPORT_FORMAT or document.get("complete") is not True:
-        return match_id, f"not the complete {EXPORT_FORMAT} export of a finished match"
-    verdict = verify_export(document)
-    return match_id, None if verdict.ok else verdict.summary()
+        return _match_id(document), f"not the complete {EXPORT_FORMAT} export of a finished match"
+    try:
+        verdict = verify_export(document)
+    except MALFORMED as error:  # a line whose hashes hold over data the rules cannot read: a fault, not a crash
+        return _match_id(document), f"an export the verifier cannot read ({type(error).__name__}: {error})"
+    return _match_id(document), None if verdict.ok else verdict.summary()
+
+
+def _parsed(line: bytes):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _match_id(document) -> str | None:
+    found = document.get("match_id") if isinstance(document, dict) else None
+    return found if isinstance(found, str) else None

@@ -126,6 +126,7 @@ def test_verifying_a_tampered_dump_names_the_match_and_the_file_and_fails(server
     with gzip.open(day, "rb") as lines:
         documents = [json.loads(line) for line in lines]
     documents[1]["events"][-1]["data"]["result"] = {"tampered": True}
+    del documents[2]["events"][0]["nonce"]
     with gzip.open(day, "wb") as out:
         out.writelines(json.dumps(d).encode() + b"\n" for d in documents)
     capsys.readouterr()
@@ -133,7 +134,17 @@ def test_verifying_a_tampered_dump_names_the_match_and_the_file_and_fails(server
     printed = capsys.readouterr().out
     assert f"FAULT {seeded['2001-02-05'][1]}: " in printed
     assert "FAULT 2001-02-05.ndjson.gz: its sha256 is not the manifest's" in printed
-    assert seeded["2001-02-05"][0] not in printed and seeded["2001-02-05"][2] not in printed
+    assert f"FAULT {seeded['2001-02-05'][2]}: an export the verifier cannot read (KeyError" in printed
+    assert seeded["2001-02-05"][0] not in printed
+
+
+def test_verifying_a_dump_whose_file_was_cut_short_names_the_file_and_fails(server, seeded, tmp_path, capsys):
+    assert dump(tmp_path, server, "--since", "2001-02-05", "--until", "2001-02-06") == 0
+    day = tmp_path / "2001-02-05.ndjson.gz"
+    day.write_bytes(day.read_bytes()[:-100])
+    capsys.readouterr()
+    assert cli.main(["verify", str(tmp_path)]) == 1
+    assert "FAULT 2001-02-05.ndjson.gz: " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("days", [[{"day": "2001-02-03"}], [{"day": "2001-02-03", "file": "../../etc/passwd",
