@@ -13,6 +13,7 @@ from api.request_ids import HEADER as REQUEST_ID_HEADER
 from api.request_ids import add_request_ids
 from api.accounts import account_routes
 from api.admin import admin as admin_routes
+from api.archive import archive
 from api.catalog import bots, games, health
 from api.docs import rules_pages, swagger_ui
 from api.feed import feed as feed_routes
@@ -160,7 +161,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     api.spec.components.schema("CreateSeek", seek_rules(), schema=CreateSeek)
     api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
     api.spec.components.schema("PlayAnswer", schema=PlayAnswer)
-    for blueprint in (games, bots, matches, health):
+    for blueprint in (games, bots, matches, archive, health):
         api.register_blueprint(blueprint)
     if streams is not None:
         api.register_blueprint(stream_routes)

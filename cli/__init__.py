@@ -1,5 +1,6 @@
 """The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
-server, no Redis. `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
+server, no Redis; `cardroom verify DIR` a whole dump, which `cardroom dump DIR --url URL --since DAY` writes from a
+server's public API (cli/archive.py, docs/archive.md). `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
 `--seek GAME` it seeks matches forever (docs/ladder.md).
 `cardroom tournament --url URL ...` runs a tournament on a server and prints its standings. `cardroom admin --url URL
 --key ADMIN_KEY ...` acts as the operator (cli/admin.py). `cardroom ratings rebuild --url URL --key ADMIN_KEY` recomputes
@@ -7,10 +8,13 @@ every rating from the logs (cli/ratings.py, docs/ladder.md)."""
 import argparse
 import json
 import logging
+import os
 import sys
 import threading
+from pathlib import Path
 
 from cli.admin import add_admin_command, run_admin
+from cli.archive import add_dump_command, run_dump, verify_dump
 from cli.bot import ANYONE, NOBODY, Bot, Client, HttpError, Seeker
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
@@ -27,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result "
                                                 "(a tournament's: also every pairing and every match)")
     verify.add_argument("file", help="a document from GET /v1/matches/<id>/export or /v1/tournaments/<id>/export "
-                                     "('-' reads standard input)")
+                                     "('-' reads standard input), or a dump's directory (cardroom dump)")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
     bot = commands.add_parser("bot", help="play every turn an account owes, from its feed, until interrupted")
     bot.add_argument("--url", required=True, help="the server, e.g. http://localhost:8000")
@@ -49,12 +53,13 @@ def main(argv: list[str] | None = None) -> int:
                          help="the most an opponent's rating may differ (default: any); widens as the seek waits")
     seeking.add_argument("--bot-after", type=int, metavar="SECONDS",
                          help="let a house bot take the seat nobody came for after this long (default: never)")
+    add_dump_command(commands)
     add_tournament_command(commands)
     add_admin_command(commands)
     add_ratings_command(commands)
     args = parser.parse_args(argv)
-    return {"bot": run_bot, "tournament": run_tournament, "admin": run_admin,
-            "ratings": run_ratings}.get(args.command, run_verify)(args)
+    return {"bot": run_bot, "tournament": run_tournament, "admin": run_admin, "ratings": run_ratings,
+            "dump": run_dump}.get(args.command, run_verify)(args)
 
 
 def accepted_challengers(value: str) -> str | set[str]:
@@ -81,6 +86,8 @@ def seek_terms(args) -> dict:
 
 
 def run_verify(args) -> int:
+    if os.path.isdir(args.file):
+        return verify_dump(Path(args.file), args.json)
     try:
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
         with source:

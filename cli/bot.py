@@ -17,6 +17,7 @@ import random
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterator
 
 from domain.bots import BOTS, BotKind
@@ -29,6 +30,8 @@ READ_TIMEOUT = 60.0
 CALL_TIMEOUT = 30.0
 FIRST_PAUSE, LONGEST_PAUSE = 0.5, 30.0  # reconnecting after a failure: doubling pauses, with jitter
 NDJSON = "application/x-ndjson"
+GZIP_WRAPPER = 16 + zlib.MAX_WBITS  # zlib's window bits for a gzip header and trailer
+READ_CHUNK = 1 << 16
 
 
 class HttpError(Exception):
@@ -67,6 +70,21 @@ class Client:
             for line in response:
                 if line.strip():
                     yield json.loads(line)
+
+
+    def lines(self, path: str) -> Iterator[bytes]:
+        """An NDJSON answer's lines (GET), gzipped on the way: what the streams of exports send."""
+        request = urllib.request.Request(self._url + path, headers={**self._auth, "Accept-Encoding": "gzip"})
+        try:
+            response = urllib.request.urlopen(request, timeout=READ_TIMEOUT)
+        except urllib.error.HTTPError as error:
+            raise _http_error(error) from None
+        with response:
+            gunzip = zlib.decompressobj(GZIP_WRAPPER) if response.headers.get("Content-Encoding") == "gzip" else None
+            pending = b""
+            for chunk in iter(lambda: response.read(READ_CHUNK), b""):
+                *complete, pending = (pending + (gunzip.decompress(chunk) if gunzip else chunk)).split(b"\n")
+                yield from complete
 
 
 ANYONE = "anyone"  # accept every challenge; NOBODY declines them all; else a set of account ids and names

@@ -129,6 +129,18 @@ class Catalog(ABC):
         """(position, id) of listed matches (under `status` if given), newest first, with position < before;
         of another `catalog` (no status there)."""
 
+    @abstractmethod
+    def list_finished(self, match_id: str, at: int, listings: list[str]) -> None:
+        """List a match in each of the listings of finished matches named (service/matches/reactions/finished.py
+        names them: "all", "game:<game>", "account:<id>", ...) at `at`, when it finished (milliseconds since the
+        epoch). Listing it again moves it to the new time."""
+
+    @abstractmethod
+    def finished(self, listing: str, since: int, after: str | None, limit: int) -> list[tuple[int, str]] | None:
+        """(at, id) of up to `limit` matches of a listing of finished matches, oldest first, those listed at the same
+        millisecond by id: the first listed at `since` or later, or, when `after` (a listed match) is at `since` or
+        later, those that follow it. None if `after` is not in the listing."""
+
 
 class JanitorNotes(ABC):
     """What the janitor reads to make up for lost work (workers/janitor.py): the matches awaiting a bot, and the

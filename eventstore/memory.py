@@ -26,6 +26,7 @@ class InMemoryEventStore(EventStore):
         self._deadlines: dict[str, float] = {}
         self.expiring: dict[str, int] = {}  # match -> seconds its extras were given (Redis expires them)
         self._archive_due: dict[str, float] = {}
+        self._finished: dict[str, dict[str, int]] = defaultdict(dict)  # listing -> match -> when it finished
 
     def append(self, stream, expected, events, *, meta=None, idempotency=None, time=None, snapshot=None):
         with self._lock:
@@ -115,6 +116,21 @@ class InMemoryEventStore(EventStore):
                              if (game is None or g == game) and (before is None or pos < before)
                              and (status is None or status in self._statuses[mid])), reverse=True)
             return listed[:limit]
+
+    def list_finished(self, match_id, at, listings):
+        with self._lock:
+            for listing in listings:
+                self._finished[listing][match_id] = at
+
+    def finished(self, listing, since, after, limit):
+        with self._lock:
+            listed = sorted((at, match_id) for match_id, at in self._finished[listing].items())
+            if after is not None and after not in self._finished[listing]:
+                return None
+            start = (since, "")
+            if after is not None and self._finished[listing][after] >= since:
+                start = (self._finished[listing][after], after)
+            return [entry for entry in listed if entry > start][:limit]
 
     def await_bot(self, match_id, since):
         with self._lock:

@@ -12,7 +12,10 @@ The catalog of matches is outside any match: cr:matches:seq (counter), cr:matche
 position), cr:matches:game:<game>, the status index cr:matches:status:<status> and
 cr:matches:game:<game>:status:<status> (same scores), and cr:bots:awaited (sorted set, score = when the
 awaited bot turn began) for the janitor that recovers bot turns; cr:archive:due (sorted set, score = when
-a finished match is to be archived).
+a finished match is to be archived). The listings of finished matches, by when each finished (score: milliseconds
+since the epoch, ties in id order): cr:finished, cr:finished:game:<game>, cr:finished:rated:<0|1>,
+cr:finished:game:<game>:rated:<0|1>, and an account's cr:{a:<id>}:finished and a tournament's cr:{t:<id>}:finished
+(in their hash tags).
 cr:wake:<uuid> is one store object's wake-up stream: `tail` reads it along with the match streams, so an
 XADD to it ends a waiting XREAD BLOCK (it expires when no longer woken).
 
@@ -93,6 +96,21 @@ redis.call('HSET', KEYS[2], 'archived', '1')
 return 1
 """
 ARCHIVE_DUE = "cr:archive:due"
+
+# KEYS: a listing of finished matches. ARGV: since, after ('' if none), limit. Pages by rank after `after` (ties
+# at one millisecond page by id), else by score from `since`; {'missing'} if `after` is not listed.
+FINISHED = """
+local limit = tonumber(ARGV[3])
+if ARGV[2] ~= '' then
+  local at = redis.call('ZSCORE', KEYS[1], ARGV[2])
+  if not at then return {'missing'} end
+  if tonumber(at) >= tonumber(ARGV[1]) then
+    local rank = redis.call('ZRANK', KEYS[1], ARGV[2])
+    return {'ok', redis.call('ZRANGE', KEYS[1], rank + 1, rank + limit, 'WITHSCORES')}
+  end
+end
+return {'ok', redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, limit)}
+"""
 ARCHIVE_COMPRESSION = 6  # zlib's default level: archived logs were 4.5-7x smaller than in the stream
 
 log = logging.getLogger("cardroom.eventstore")
@@ -131,6 +149,7 @@ class RedisEventStore(EventStore):
         self._load = client.register_script(LOAD)
         self._release_bot = client.register_script(RELEASE_BOT)
         self._archive = client.register_script(ARCHIVE)
+        self._finished = client.register_script(FINISHED)
         self._wake_key = f"cr:wake:{uuid.uuid4().hex}"
         self._wake_seen = "0-0"  # the last wake-up a tail consumed: one that comes before the XREAD still counts
         socket_timeout = _socket_timeout(client)
@@ -264,6 +283,19 @@ class RedisEventStore(EventStore):
                                              start=0, num=limit, withscores=True)
         return [(int(score), match_id) for match_id, score in found]
 
+    def list_finished(self, match_id, at, listings):
+        pipe = self._redis.pipeline(transaction=False)
+        for listing in listings:
+            pipe.zadd(finished_key(listing), {match_id: at})
+        pipe.execute()
+
+    def finished(self, listing, since, after, limit):
+        outcome, *found = self._finished(keys=[finished_key(listing)], args=[since, after or "", limit])
+        if outcome == "missing":
+            return None
+        entries = found[0]
+        return [(int(at), match_id) for match_id, at in zip(entries[::2], entries[1::2])]
+
     def await_bot(self, match_id, since):
         self._redis.zadd(BOTS_AWAITED, {match_id: since})
 
@@ -309,6 +341,16 @@ class RedisEventStore(EventStore):
         pipe.expire(snaps_key, seconds)
         pipe.expire(idem_key, seconds)
         pipe.execute()
+
+
+def finished_key(listing: str) -> str:
+    """The key of a listing of finished matches: an account's and a tournament's in their own hash tags."""
+    kind, _, owner = listing.partition(":")
+    if kind == "account":
+        return f"cr:{{a:{owner}}}:finished"
+    if kind == "tournament":
+        return f"cr:{{t:{owner}}}:finished"
+    return "cr:finished" if listing == "all" else f"cr:finished:{listing}"
 
 
 def _status_listings(game: str, status: str) -> tuple[str, str]:

@@ -33,7 +33,7 @@ clock_timeouts = Counter("cardroom_clock_timeouts", "Seats timed out by their tu
 clock_lateness = Histogram("cardroom_clock_timeout_lateness_seconds", "Seconds between a turn clock's deadline "
                            "and its timeout appended", buckets=LATENESS_BUCKETS)
 open_connections = Gauge("cardroom_open_connections", "Connections held open, by kind (stream, feed, "
-                         "play_socket)", ["kind"], multiprocess_mode="livesum")
+                         "play_socket, export)", ["kind"], multiprocess_mode="livesum")
 refusals = Counter("cardroom_refusals", "Answers 429 (rate limited) and 503 (unavailable), by status and reason",
                    ["status", "reason"])
 redis_errors = Counter("cardroom_redis_errors", "Redis unreachable or too slow, by where it was met (api: an "

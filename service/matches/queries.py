@@ -95,7 +95,10 @@ class MatchQueries(Callers):
         """One self-contained document for `cardroom verify`: complete once the match is finished,
         redacted for the caller before."""
         meta = self._meta(match_id)
-        seat = self._seat(meta, credential, required=False)
+        return self._exported(match_id, meta, self._seat(meta, credential, required=False))
+
+    def _exported(self, match_id: str, meta: dict, seat: int | None) -> dict:
+        """The export of the match whose meta this is, for `seat` (None: a spectator)."""
         finished = meta["status"] == match.FINISHED
         events = self._store.read(match_id)
         created = events[0]["data"]

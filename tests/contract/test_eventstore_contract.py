@@ -170,6 +170,31 @@ def test_a_match_outside_the_catalog_is_listed_under_no_status(store):
     assert store.matches(None, None, 10, status="active") == []
 
 
+def test_finished_matches_are_listed_oldest_first_by_when_they_finished_and_by_id_within_a_millisecond(store):
+    for match_id, at in [("m3", 300), ("m1", 100), ("m2b", 200), ("m2a", 200)]:
+        store.list_finished(match_id, at, ["all", "game:mantis", "account:ann", "tournament:t1"])
+    for listing in ["all", "game:mantis", "account:ann", "tournament:t1"]:
+        assert store.finished(listing, 0, None, 10) == [(100, "m1"), (200, "m2a"), (200, "m2b"), (300, "m3")]
+    assert store.finished("game:blockers", 0, None, 10) == []
+
+
+def test_a_listing_of_finished_matches_pages_from_a_time_or_after_a_listed_match(store):
+    for i in range(6):
+        store.list_finished(f"m{i}", 1000 + 10 * (i // 2), ["all"])  # two matches a millisecond
+    assert [m for _, m in store.finished("all", 1010, None, 3)] == ["m2", "m3", "m4"]
+    assert [m for _, m in store.finished("all", 0, "m2", 2)] == ["m3", "m4"]
+    assert [m for _, m in store.finished("all", 1020, "m1", 10)] == ["m4", "m5"]  # `since` beyond `after` wins
+    assert store.finished("all", 0, "m5", 10) == []
+    assert store.finished("all", 0, "stranger", 10) is None
+
+
+def test_listing_a_finished_match_again_moves_it_to_its_new_time(store):
+    store.list_finished("early", 100, ["all"])
+    store.list_finished("other", 200, ["all"])
+    store.list_finished("early", 300, ["all"])
+    assert store.finished("all", 0, None, 10) == [(200, "other"), (300, "early")]
+
+
 def test_awaited_bots_are_read_oldest_first_and_only_when_older_than_asked(store):
     store.await_bot("m1", 100.0)
     store.await_bot("m2", 50.0)

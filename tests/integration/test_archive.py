@@ -5,7 +5,7 @@ import pytest
 from eventstore.memory import InMemoryEventStore
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore, archive_key, keys
-from service.matches import MatchService
+from service.matches import MatchService, Selection
 from tests.support.service import InlineBots
 
 GAMES = [("mantis", {"edition": "classic"}), ("mantis", {"edition": "compact"}), ("9stax", {}), ("blockers", {}),
@@ -68,3 +68,19 @@ def test_matches_are_not_archived_when_the_policy_says_never(backend):
     match_id = bots_play(service, "mantis", {"edition": "classic"})
     clock.now += 10 ** 9
     assert service.archive_finished() == [] and "archived" not in store.meta(match_id)
+
+
+def test_an_archived_match_streams_among_the_finished_matches_as_before_archiving(backend):
+    store, _ = backend
+    clock, bots = Clock(), InlineBots()
+    service = bots.service = MatchService(store, bots, clock=clock, archive_after=3600, recent_matches=0)
+    match_id = bots_play(service, "mantis", {})
+    clock.now += 60
+
+    def streamed():
+        return [{k: v for k, v in d.items() if k != "exported_at"} for d in service.finished_exports(Selection())]
+
+    before = streamed()
+    clock.now += 3600
+    assert service.archive_finished() == [match_id]
+    assert streamed() == before and [d["match_id"] for d in before] == [match_id]

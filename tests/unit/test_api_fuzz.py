@@ -13,6 +13,7 @@ from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUS
 
 from api.app import create_app
 from api.schemas.accounts import UNSTATED_ACCOUNT_RULES
+from api.schemas.archive import EXPORT_OPERATIONS, UNSTATED_EXPORT_RULES
 from api.schemas.new_match import UNSTATED_MATCH_RULES
 from api.schemas.ratings import UNSTATED_LADDER_RULES
 from api.schemas.tournaments import UNSTATED_TOURNAMENT_RULES
@@ -54,7 +55,8 @@ REFUSALS = {"negative_data_rejection": {"expected-statuses": [
 # get that 422 and no other (refused_only_for_an_unstated_rule, which holds every 422 schemathesis's own check lets
 # through to it); every other check holds for it.
 UNSTATED = {"createMatch": UNSTATED_MATCH_RULES, "createTournament": UNSTATED_TOURNAMENT_RULES,
-            "getLeaderboard": UNSTATED_LADDER_RULES, "updateMe": UNSTATED_ACCOUNT_RULES}
+            "getLeaderboard": UNSTATED_LADDER_RULES, "updateMe": UNSTATED_ACCOUNT_RULES,
+            **dict.fromkeys(EXPORT_OPERATIONS, UNSTATED_EXPORT_RULES)}
 CHECKS = {**REFUSALS, "positive_data_acceptance": {"expected-statuses": [*POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES,
                                                                           "422"]}}
 
