@@ -42,6 +42,7 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
                                        (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
+                                       ("matches.MatchRematch", limits.create),  # a rematch is a match created
                                        ("tournaments.TournamentList", limits.create),  # counted apart from matches
                                        ("seeks.SeekPool", limits.create))  # a seek is a match asked for
                if limit and endpoint in app.view_functions}
