@@ -34,20 +34,19 @@ class Rematches(Seating):
             seats = match.rematch_seats(current.state)
         except InvalidSetup as refused:
             raise Conflict(refused.reason, refused.message) from None
-        rematch_id = current.meta.get(REMATCH) or rematch_id_of(match_id)
+        rematch_id, created = current.meta.get(REMATCH) or rematch_id_of(match_id), False
         if self._store.meta(rematch_id) is None:
             state = current.state
             try:
-                created = self.create(state["game"], state["options"], seats, credential=credential,
-                                      clock_spec=state["clock"]["spec"] if state.get("clock") else None,
-                                      match_id=rematch_id, rated=bool(state.get("rated")), rematch_of=match_id)
+                self.create(state["game"], state["options"], seats, credential=credential,
+                            clock_spec=state["clock"]["spec"] if state.get("clock") else None,
+                            match_id=rematch_id, rated=bool(state.get("rated")), rematch_of=match_id)
+                created = True
             except VersionConflict:  # another request created it first: answer that one
                 pass
-            else:
-                self._store.annotate(match_id, {REMATCH: rematch_id})
-                return created, True
-        self._store.annotate(match_id, {REMATCH: rematch_id})  # again: a crash may have come between the two
-        return self._answered(rematch_id, account, credential), False
+        if current.meta.get(REMATCH) is None:  # named by whoever gets here first, after a crash too
+            self._store.annotate(match_id, {REMATCH: rematch_id})
+        return self._answered(rematch_id, account, credential), created
 
     def _asker(self, current: Current, credential: str | None) -> dict:
         """The account asking for a rematch, which must hold a seat of the match: a rematch seats accounts, and a
@@ -63,6 +62,7 @@ class Rematches(Seating):
         return account
 
     def _answered(self, rematch_id: str, account: dict, credential: str | None) -> dict:
+        """The rematch as the asker sees it: a seat still invited accepts (the consent flow's own accept)."""
         current = self._load(rematch_id)
         seat = account_seat(current.meta, account["id"])
         if seat in match.invited_seats(current.state):
