@@ -66,7 +66,12 @@ class Rematches(Seating):
         current = self._load(rematch_id)
         seat = account_seat(current.meta, account["id"])
         if seat in match.invited_seats(current.state):
-            return self.accept(rematch_id, credential)
+            try:
+                return self.accept(rematch_id, credential)
+            except Conflict as refused:
+                if refused.reason != "not_invited":
+                    raise
+                current = self._load(rematch_id)  # the same account's other request accepted it meanwhile
         return document(rematch_id, current.state, seat)
 
     def invite(self, match_id: str) -> dict:
