@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from api.rate_limits import RateLimits
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.memory import InMemoryEventStore
 from service.accounts import AccountService
@@ -272,3 +273,15 @@ def test_over_http_the_invite_is_the_viewer_s_page_with_a_join_affordance():
     assert client.get(f"/matches/{waiting['id']}?join=1").status_code == 200
     client.post(f"/v1/matches/{waiting['id']}/join", json={"name": "bob"})
     assert_error(client.get(f"/v1/matches/{waiting['id']}/invite"), 409, "no_open_seats")
+
+
+def test_over_http_a_rematch_counts_as_a_match_created_against_the_askers_rate_limit():
+    client = make_client(rate_limits=RateLimits("memory://", create="2/minute", join="", moves=""))
+    ann = client.post("/v1/accounts", json={"name": "ann", "kind": "human"}).get_json()["api_key"]
+    played = client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"name": "cy"}]},
+                         headers=bearer(ann)).get_json()
+    client.post(f"/v1/matches/{played['id']}/resign", headers=bearer(ann))
+    assert client.post(f"/v1/matches/{played['id']}/rematch", headers=bearer(ann)).status_code == 201  # the 2nd
+    assert_error(client.post(f"/v1/matches/{played['id']}/rematch", headers=bearer(ann)), 429, "rate_limited")
+    assert_error(client.post("/v1/matches", json={"game": "mantis", "seats": [{"account": "ann"}, {"bot": "random"}]},
+                             headers=bearer(ann)), 429, "rate_limited")
