@@ -39,8 +39,8 @@ class RateLimits:
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
-    """Limits POST on match creation (a rematch counted with it; a tournament's and a seek's apart), join, moves and account creation; reads are not limited. No limit: no
-    check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
+    """Limits POST on match creation (a rematch counted with it; a tournament's and a seek's apart), join, moves and
+    account creation; reads are not limited. No limit: no check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
                                        (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
