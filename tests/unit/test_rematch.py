@@ -146,8 +146,7 @@ def test_a_rated_match_is_rematched_rated(service, accounts):
     assert offered["rated"] and service._store.read(offered["id"])[0]["data"]["rated"] is True
 
 
-@pytest.mark.parametrize("race", range(3))
-def test_two_seats_asking_at_once_make_exactly_one_rematch_which_starts(store, accounts, now, race):
+def test_two_seats_asking_at_once_make_exactly_one_rematch_which_starts(store, accounts, now):
     """Both requests find no rematch yet (the store's first look for it is held until both have looked), then both
     create it: one append wins, the other answers the winner's match and accepts its seat."""
     service = make_service(store=HeldLookups(store, parties=2), accounts=accounts, clock=now)
