@@ -28,7 +28,7 @@ VIEW = {"edition": "classic",
 MATCH = {"id": "23b10586d7b4412894a203c53c76cf43", "game": "mantis", "options": {"edition": "classic"},
          "status": "active", "version": 2, "seats": SEATS, "to_act": [0], "result": None, "you": 0,
          "commitment": "a6782f6fa54678cfabeacc2d112dfa1ce0ec675885502bd18afb5d09ff4ed811", "seed_source": "server",
-         "rated": False,
+         "rated": False, "rematch_of": None, "rematch": None,
          "view": VIEW}
 
 CREATE_MATCH = {"game": "mantis", "seats": [{"name": "ann"}, {"bot": "random"}, {"bot": "greedy"}]}

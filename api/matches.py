@@ -1,4 +1,5 @@
 """Matches: create, join, read, move, and the log."""
+from flask import url_for
 from flask.views import MethodView
 
 from api import examples
@@ -6,8 +7,8 @@ from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, credential, se
 from api.etags import Blueprint
 from api.schemas import new_match
 from api.schemas.audit import Audit, Export
-from api.schemas.matches import (CreateMatch, Events, EventsQuery, JoinMatch, Joined, LegalMoves, Match, MatchPage,
-                                 MatchQuery, MoveRequest, Moved, StateQuery, Steps)
+from api.schemas.matches import (CreateMatch, Events, EventsQuery, Invite, JoinMatch, Joined, LegalMoves, Match,
+                                 MatchPage, MatchQuery, MoveRequest, Moved, StateQuery, Steps)
 
 matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats, moves and the event log. Send a seat's token in the header "
@@ -98,6 +99,34 @@ class MatchDecline(MethodView):
     def post(self, match_id):
         """Decline the invitation of your account to this match: the match is canceled (no cards were dealt)."""
         return service().decline(match_id, credential(required=True))
+
+
+@matches.route("/<match_id>/rematch")
+class MatchRematch(MethodView):
+    @matches.response(201, Match)
+    @matches.alt_response(200, schema=Match, description="the rematch asked for before (by any seat), as it is; your "
+                                                         "seat, if it was still invited, accepted it")
+    @matches.doc(security=[{"accountKey": []}], operationId="rematchMatch",
+                 **links(201, match=("getMatch", CREATED_MATCH), invite=("getInvite", CREATED_MATCH)))
+    def post(self, match_id):
+        """Ask for this finished match's rematch with your account's key (docs/challenges.md): 201 with the new match,
+        the same game, options, clock and rated flag, every seat one on, your seat taken, the other accounts invited
+        (`rematch_of` names this match, whose `rematch` names it). One rematch per match: asking again, or another
+        seat asking, answers it (200). 409 match_not_finished, match_not_played, tournament_match; 403 not_a_seat,
+        account_required (a seat token's seat has no account)."""
+        rematch, created = service().rematch(match_id, credential())
+        return rematch, 201 if created else 200
+
+
+@matches.route("/<match_id>/invite")
+class MatchInvite(MethodView):
+    @matches.response(200, Invite)
+    @matches.doc(operationId="getInvite", **links(200, join=("joinMatch", THIS_MATCH)))
+    def get(self, match_id):
+        """A link to share that invites anyone to the match's open seats: the viewer's page of the match, which
+        offers to take a seat (anonymously, or with an account key). 409 no_open_seats when none is open."""
+        invite = service().invite(match_id)
+        return {"url": url_for("viewer.match_page", match_id=match_id, join=1, _external=True), **invite}
 
 
 @matches.route("/<match_id>/leave")

@@ -21,6 +21,8 @@ from limits.strategies import FixedWindowRateLimiter
 from api.errors import error_body, json_error
 
 MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit with
+# endpoints counted in another's windows: a rematch is a match created, the same counter as POST /v1/matches
+SHARED_COUNTERS = {"matches.MatchRematch": "matches.MatchList"}
 
 
 @dataclass(frozen=True)
@@ -37,11 +39,12 @@ class RateLimits:
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
-    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation; reads are not limited. No limit: no
-    check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
+    """Limits POST on match creation (a rematch counted with it; a tournament's and a seek's apart), join, moves and
+    account creation; reads are not limited. No limit: no check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
                                        (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
+                                       ("matches.MatchRematch", limits.create),
                                        ("tournaments.TournamentList", limits.create),  # counted apart from matches
                                        ("seeks.SeekPool", limits.create))  # a seek is a match asked for
                if limit and endpoint in app.view_functions}
@@ -51,9 +54,10 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
 
     def refusal(endpoint: str, whom: str) -> tuple[dict, list[tuple[str, str]]] | None:
         """The 429 (body, headers) past any part of the endpoint's limit (a refused request counts no further)."""
+        counter = SHARED_COUNTERS.get(endpoint, endpoint)
         for limit in limited.get(endpoint, ()):
-            if not windows.hit(limit, endpoint, whom):
-                return rate_limited(limit, windows.get_window_stats(limit, endpoint, whom).reset_time, whom)
+            if not windows.hit(limit, counter, whom):
+                return rate_limited(limit, windows.get_window_stats(limit, counter, whom).reset_time, whom)
         return None
 
     def check():

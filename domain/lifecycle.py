@@ -68,6 +68,7 @@ class MatchCreated(TypedDict):
     invited_by: NotRequired[Inviter]
     invited_until: NotRequired[int]
     rated: NotRequired[bool]  # only when true (docs/ladder.md)
+    rematch_of: NotRequired[str]  # the finished match this one replays (docs/challenges.md); only when it does
 
 
 class SeatJoined(TypedDict):

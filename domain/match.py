@@ -2,7 +2,8 @@
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
     match_created  {game, options, seats: [{name, bot, open, bot_options?, bot_level?, account?, invited?}], commitment,
-                    seed_source, invited_by?, invited_until?, rated?}   rated: counts on its ladder
+                    seed_source, invited_by?, invited_until?, rated?, rematch_of?}   rated: counts on its ladder;
+                                             rematch_of: the finished match it is the rematch of
     seat_joined    {seat, name, account?}
     seat_left      {seat}                    a seat given up before the deal: it is open again
     seat_accepted  {seat}                    the invited account took its seat (see CHALLENGES below)
@@ -71,8 +72,9 @@ def commitment(seed: str, salt: str) -> str:
 # --- decide -----------------------------------------------------------------------------------------
 def create(game_id: str, options: dict, seats: list[SeatSpec], seed_commitment: str, seed_source: SeedSource,
            owner: str | None = None, clock_spec: ClockSpec | None = None,
-           invitation: Invitation | None = None, rated: bool = False) -> list[dict]:
+           invitation: Invitation | None = None, rated: bool = False, rematch_of: str | None = None) -> list[dict]:
     """`rated`: the match counts on its ladder (domain/ladder.py), which only some matches may.
+    `rematch_of`: the finished match whose rematch this is (`rematch_seats`).
     `seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
     `seats[i]["invited"]`; `owner` is the creator's account, if the creator showed one; `clock_spec` the turn
     clock asked for (None: no clock); `invitation` {by: {account, name}, until: ms} when a seat is invited."""
@@ -100,7 +102,30 @@ def create(game_id: str, options: dict, seats: list[SeatSpec], seed_commitment: 
     if rated:  # absent when unrated: the logs of before rating stay the same
         ladder.check_rated(seated, clock_spec is not None, seed_source == SERVER_SEED)
         created["rated"] = True
+    if rematch_of:  # absent otherwise: the logs of before rematches stay the same
+        created["rematch_of"] = rematch_of
     return [lifecycle.event("match_created", created)]
+
+
+def rematch_seats(state: dict) -> list[SeatSpec]:
+    """The seats of a finished match's rematch, each moved one seat on (the last to the first), so that who
+    opened does not open again: an account's seat names the same account (invited by its policy, as any other
+    match's), a house bot's is the same bot with the same options, and a seat played without an account (a
+    name and a seat token) is open, as nobody can be asked for it."""
+    if state["status"] != FINISHED:
+        raise InvalidSetup("match_not_finished", "a rematch follows a finished match")
+    if state["game_state"] is None:
+        raise InvalidSetup("match_not_played",
+                           "this match ended before its deal (canceled or aborted): there is nothing to play again")
+    specs: list[SeatSpec] = []
+    for seat in state["seats"]:
+        if seat["bot"]:
+            specs.append({"name": seat["name"], "bot": seat["bot"], "bot_options": seat.get("bot_options", {})})
+        elif seat.get("account"):
+            specs.append({"account": seat["account"]})
+        else:
+            specs.append({"open": True})
+    return specs[-1:] + specs[:-1]
 
 
 def check_seed_owner_plays_every_human_seat(seats: list[Seat], owner: str | None = None) -> None:

@@ -91,6 +91,11 @@ class Log(ABC):
     def recall(self, stream: str, key: str) -> str | None:
         """What was remembered under an idempotency key, if anything."""
 
+    @abstractmethod
+    def annotate(self, stream: str, fields: dict[str, str]) -> None:
+        """Sets `fields` of an existing stream's meta outside any append: what is said of an aggregate after its
+        log ended (a finished match's rematch), never a field an append writes (its version does not change)."""
+
 
 class LogTail(ABC):
     """Following logs as they grow: what the stream hub (service/live/hub.py) waits on."""

@@ -91,6 +91,10 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             return self._idempotency[stream].get(key)
 
+    def annotate(self, stream, fields):
+        with self._lock:
+            self._meta[stream].update(fields)
+
     def index(self, aggregate_id, game, catalog="matches"):
         with self._lock:
             listed = self._listed if catalog == "matches" else self._catalogs[catalog]

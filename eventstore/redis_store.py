@@ -246,6 +246,9 @@ class RedisEventStore(EventStore):
     def recall(self, stream, key):
         return self._redis.hget(keys(stream)[3], key)
 
+    def annotate(self, stream, fields):
+        self._redis.hset(keys(stream)[1], mapping=fields)
+
     def index(self, aggregate_id, game, catalog="matches"):
         position = self._redis.incr(f"cr:{catalog}:seq")
         pipe = self._redis.pipeline(transaction=False)

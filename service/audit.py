@@ -111,7 +111,8 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
     _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
                                                        created["commitment"], created["seed_source"],
                                                        created.get("owner"), created.get("clock"),
-                                                       _invitation(created), rated=bool(created.get("rated")))))
+                                                       _invitation(created), rated=bool(created.get("rated")),
+                                                       rematch_of=created.get("rematch_of"))))
     state = match.evolve(None, events[0])
     position = 1 + _expect(events, 1, match.open_events(state, seed))
     state = match.evolve_all(state, events[1:position])

@@ -155,6 +155,10 @@ class Match(Schema):
                                metadata={"description": "SHA-256 of '<salt>:<seed>', revealed at the end"})
     seed_source = fields.String(required=True, metadata={"enum": [SERVER_SEED, CLIENT_SEED]})
     rated = fields.Boolean(required=True, metadata={"description": "whether it counts on its ladder (docs/ladder.md)"})
+    rematch_of = fields.String(required=True, allow_none=True, metadata={
+        "description": "the finished match this one is the rematch of (POST .../rematch), or null"})
+    rematch = fields.String(required=True, allow_none=True, metadata={
+        "description": "this finished match's rematch once a seat asked for it (POST .../rematch), or null"})
     view = fields.Raw(required=True, allow_none=True, metadata={
         "oneOf": each_game("View"),
         "description": "what you may see: the <Game>View of the match's `game`; null before the deal"})
@@ -191,6 +195,16 @@ class AccountMatch(MatchSummary):
 class AccountMatchPage(Schema):
     matches = fields.List(fields.Nested(AccountMatch), required=True)
     next_cursor = fields.Integer(required=True, allow_none=True)
+
+
+class Invite(Schema):
+    url = fields.String(required=True, metadata={
+        "description": "the viewer's page of the match with a 'Take a seat' button (docs/viewer.md): share it"})
+    match = fields.String(required=True)
+    open_seats = fields.List(fields.Integer(), required=True, metadata={"description": "the seats anyone may take"})
+    expires_at = fields.String(metadata={
+        "description": "when the match is canceled if its invited accounts have not all accepted (UTC); absent "
+                       "when no account is invited: open seats wait for as long as it takes"})
 
 
 class Joined(Schema):

@@ -13,7 +13,16 @@ export function el(tag, attributes = {}, ...children) {
 /** GET a path of the API as JSON; a refusal throws an Error carrying the API's reason and message. */
 export async function getJson(path, token = null) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const response = await fetch(path, { headers });
+  return answered(await fetch(path, { headers }));
+}
+
+/** POST a JSON body to a path of the API, answered as getJson's. */
+export async function postJson(path, body, token = null) {
+  const headers = { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  return answered(await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+async function answered(response) {
   const body = await response.json();
   if (!response.ok) {
     const error = new Error(`${body.reason}: ${body.message}`);

@@ -1,7 +1,8 @@
 // One match: its table at any version (stepping, scrubber, play/pause, deep links ?version=N&seat=S), seen
 // by a spectator, by your seat (your token), or after the end by any seat; live matches follow the
-// stream; the audit shows the commitment, the revealed seed and the verifier's verdict.
-import { el, getJson, seatName, showError } from "./dom.js";
+// stream; the audit shows the commitment, the revealed seed and the verifier's verdict. An invite link
+// (`?join=1`, GET /v1/matches/<id>/invite) offers to take an open seat.
+import { el, getJson, postJson, seatName, showError } from "./dom.js";
 import * as mantis from "./games/mantis.js";
 import * as ninestax from "./games/ninestax.js";
 import * as blockers from "./games/blockers.js";
@@ -11,6 +12,8 @@ const RENDERERS = { mantis, "9stax": ninestax, blockers, flipout };
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 const base = `/v1/matches/${encodeURIComponent(matchId)}`;
 const tokenKey = `cardroom.token.${matchId}`;
+const accountKey = "cardroom.key";  // an account key given to take a seat, offered again on the next invite
+const joinAsked = new URLSearchParams(location.search).get("join") === "1";
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -159,8 +162,25 @@ async function follow() {
   if (page.stream === controller) $("live").hidden = true;
 }
 
+/** The invite link's offer: an open seat to take, until none is left (or this browser holds a seat already). */
+function offerSeat(match) {
+  const open = match.status === "waiting" && match.seats.some((seat) => seat.open);
+  $("join-form").hidden = !(joinAsked && open && !token());
+  if (joinAsked && !open && !token()) showError("no_open_seats: this match has no open seat left to take");
+}
+
+/** Where a rematch leads: the match this one replays, and this one's rematch once a seat asked for it. */
+function showLinks(match) {
+  const link = (id) => el("a", { href: `/matches/${encodeURIComponent(id)}` }, id);
+  const parts = [match.rematch_of && ["rematch of ", link(match.rematch_of)],
+                 match.rematch && ["rematch: ", link(match.rematch)]].filter(Boolean);
+  $("links").replaceChildren(...parts.flatMap((part, index) => index ? [" · ", ...part] : part));
+  $("links").hidden = parts.length === 0;
+}
+
 async function caughtUp(current) {
   page.match = current;
+  offerSeat(current);
   page.steps = await loadSteps();
   listMoves();
   if (page.following) page.index = page.steps.length - 1;
@@ -177,6 +197,8 @@ async function start() {
   $("title").textContent = `${page.match.game} · ${page.match.status} · ${page.match.seats.map(seatName).join(" vs ")}`;
   $("rules").href = `/docs/games/${page.match.game}`;
   perspectives(page.match);
+  offerSeat(page.match);
+  showLinks(page.match);
   page.steps = await loadSteps();
   listMoves();
   const wanted = Number(new URLSearchParams(location.search).get("version"));
@@ -215,6 +237,20 @@ $("token-form").addEventListener("submit", async (event) => {
   $("token").value = "";
   page.perspective = "you";
   location.search = `?version=${page.steps[page.index]?.version ?? ""}&seat=you`;
+});
+$("join-key").value = localStorage.getItem(accountKey) ?? "";
+$("join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const key = $("join-key").value.trim();
+  const name = $("join-name").value.trim();
+  try {  // with a key the seat is the account's and the key acts for it; else the answer's seat token does
+    const joined = await postJson(`${base}/join`, name && !key ? { name } : {}, key || null);
+    if (key) localStorage.setItem(accountKey, key);
+    localStorage.setItem(tokenKey, joined.token ?? key);
+    location.search = "?seat=you";
+  } catch (error) {
+    showError(error);
+  }
 });
 $("forget").addEventListener("click", () => {
   localStorage.removeItem(tokenKey);

@@ -34,7 +34,7 @@ class MatchCommands(Callers):
     def create(self, game: str, options: dict, seats: list[SeatSpec], seed: str | None = None,
                credential: str | None = None, clock_spec: ClockSpec | None = None, tournament: str | None = None,
                match_id: str | None = None, rated: bool = False, paired_seeks: dict[str, str] | None = None,
-               seed_owner: str | None = None) -> dict:
+               seed_owner: str | None = None, rematch_of: str | None = None) -> dict:
         """`credential`: the creator's bearer credential, if any: an account key makes it the owner (who may
         seed a match whose every human seat is its own, and invite other accounts: docs/challenges.md).
         `clock_spec`: the turn clock (docs/clocks.md). `tournament`: the tournament it is played for (whose
@@ -44,7 +44,8 @@ class MatchCommands(Callers):
         `paired_seeks`: for the match of seeks paired (service/seeks.py), each seated account's seek: every account
         asked for it, and its seek held its room (so a pairing decided is never refused for it).
         `seed_owner`: for a tournament's match, whose seed it counts as (docs/fairness.md): the creator of a
-        duplicate tournament that its own account enters."""
+        duplicate tournament that its own account enters. `rematch_of`: the finished match it is the rematch of
+        (service/matches/rematches.py)."""
         if rated and tournament:
             raise Unprocessable("rated_tournament", "a tournament's matches are rated by the tournament, not a ladder")
         _check_storable({"game": game, "options": options, "seats": seats, "seed": seed})
@@ -58,7 +59,7 @@ class MatchCommands(Callers):
 
         def creating(seats: list[SeatSpec]) -> list[dict]:
             return match.create(game, options, seats, match.commitment(seed, salt), seed_source,
-                                owner["id"] if owner else seed_owner, clock_spec, invitation, rated)
+                                owner["id"] if owner else seed_owner, clock_spec, invitation, rated, rematch_of)
 
         events = creating(seats)  # refuses a match that cannot be made before any account's room is taken
         match_id = match_id or uuid.uuid4().hex

@@ -6,12 +6,15 @@ from domain import match
 from eventstore.clock import utc_at
 from service.repository import TOURNAMENT
 
+REMATCH = "rematch"  # the meta field of a finished match naming its rematch (service/matches/rematches.py)
 
-def document(match_id: str, state: dict, seat: int | None) -> dict:
-    """The match at `state` as `seat` (None: a spectator) may see it: what GET /v1/matches/<id> answers."""
+
+def document(match_id: str, state: dict, seat: int | None, rematch: str | None = None) -> dict:
+    """The match at `state` as `seat` (None: a spectator) may see it: what GET /v1/matches/<id> answers.
+    `rematch`: its rematch's id, which its meta names once one was offered (service/matches/rematches.py)."""
     return {
         "id": match_id, "game": state["game"], "options": state["options"], "status": state["status"],
-        "version": state["version"],
+        "version": state["version"], "rematch_of": state.get("rematch_of"), "rematch": rematch,
         "seats": seats(state["seats"], state), "to_act": match.to_act(state), "result": state["result"],
         "you": seat, "commitment": state["commitment"], "seed_source": state["seed_source"],
         "rated": bool(state.get("rated")), "view": match.view(state, seat), **_clock_document(state),

@@ -10,7 +10,7 @@ from eventstore.clock import utc_now
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Forbidden, NotFound
 from service.matches.callers import Callers, account_seat
-from service.matches.documents import document, invitation_document, present, seats, summary
+from service.matches.documents import REMATCH, document, invitation_document, present, seats, summary
 from service.repository import TOURNAMENT
 
 
@@ -26,8 +26,8 @@ class MatchQueries(Callers):
         same version."""
         current = self._load(match_id)
         seat = self._seat(current.meta, credential, required=False)
-        tag = {"version": current.head.version, "head": current.head.hash, "seat": seat}
-        return tag, lambda: document(match_id, current.state, seat)
+        tag = {"version": current.head.version, "head": current.head.hash, "seat": seat, **_rematch_tag(current.meta)}
+        return tag, lambda: document(match_id, current.state, seat, current.meta.get(REMATCH))
 
     def state_for(self, match_id: str, credential: str | None) -> tuple[dict, int | None]:
         """The match's folded state and the caller's seat (None: a spectator), for a reader that follows the
@@ -46,7 +46,7 @@ class MatchQueries(Callers):
         load, so a client whose copy is current can be told so without folding the log."""
         meta = self._meta(match_id)
         return {"version": int(meta["version"]), "head": meta["head"],
-                "seat": self._seat(meta, credential, required=seat_required)}
+                "seat": self._seat(meta, credential, required=seat_required), **_rematch_tag(meta)}
 
     def events(self, match_id: str, credential: str | None, after: int = 0, limit: int | None = None) -> dict:
         """The log after version `after`, at most `limit` events; `next_after` is where the next page starts
@@ -72,7 +72,7 @@ class MatchQueries(Callers):
             raise Forbidden("match_not_finished", "other seats' views and the full state are public at the end")
         if as_seat is not None and not 0 <= as_seat < len(state["seats"]):
             raise NotFound("seat_not_found", f"this match has seats 0 to {len(state['seats']) - 1}")
-        shown = document(match_id, state, seat if as_seat is None else as_seat)
+        shown = document(match_id, state, seat if as_seat is None else as_seat, meta.get(REMATCH))
         if full:
             shown["full_state"] = state["game_state"]
         return shown
@@ -179,3 +179,9 @@ class MatchQueries(Callers):
         if done:
             accounts.close_matches(account["id"], done)
         return {"challenges": sorted(pending, key=lambda c: c["created_at"])}
+
+
+def _rematch_tag(meta: dict) -> dict:
+    """A finished match's rematch, named in its meta without an append, changes its document but not its log's end:
+    the tag says it (only once there is one, so the tags of every other match stay as they were)."""
+    return {REMATCH: meta[REMATCH]} if REMATCH in meta else {}
