@@ -68,6 +68,8 @@ class MatchCreated(TypedDict):
     invited_by: NotRequired[Inviter]
     invited_until: NotRequired[int]
     rated: NotRequired[bool]  # only when true (docs/ladder.md)
+    rules_version: NotRequired[int]  # the game's INFO.rules_version; absent from logs made before it was logged: 1
+    engine_version: NotRequired[int]  # domain.match.ENGINE_VERSION; absent likewise: 1
 
 
 class SeatJoined(TypedDict):
