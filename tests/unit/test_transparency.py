@@ -7,6 +7,7 @@ from eventstore.transparency import InMemoryTransparencyStore
 from service.errors import NotFound, Unavailable, Unprocessable
 from service.signing import Signer
 from service.transparency import NotProven, TransparencyService, check_consistency, check_head, check_inclusion
+from tests.support.http import assert_error, finished_match, make_client
 from tests.support.service import InlineBots, RecordedBots, make_service
 
 BOTS = [{"bot": "greedy"}, {"bot": "greedy"}]
@@ -146,3 +147,21 @@ def test_without_a_key_the_log_is_kept_but_no_head_is_signed():
     with pytest.raises(Unavailable) as refused:
         unsigned.head()
     assert refused.value.reason == "transparency_unsigned"
+
+
+def test_over_http_the_head_and_proofs_are_served_and_bad_sizes_or_matches_get_reasons():
+    client = make_client()
+    match_id = finished_match(client)["id"]
+    head = client.get("/v1/transparency/head").get_json()
+    check_head(head, client.get("/v1/transparency/key").get_json()["public_key"])
+    proof = client.get(f"/v1/transparency/proof/inclusion?match={match_id}&tree_size=1").get_json()
+    last_hash = client.get(f"/v1/matches/{match_id}/export").get_json()["events"][-1]["hash"]
+    check_inclusion(match_id, last_hash, head, proof)
+    assert client.get("/v1/transparency/proof/consistency?first=0&second=1").get_json() == {
+        "first": 0, "second": 1, "proof": []}
+    assert_error(client.get("/v1/transparency/proof/inclusion?match=nope"), 404, "match_not_in_log")
+    assert_error(client.get(f"/v1/transparency/proof/inclusion?match={match_id}&tree_size=2"), 422,
+                 "tree_size_out_of_range")
+    assert_error(client.get("/v1/transparency/proof/consistency?first=2&second=1"), 422, "tree_size_out_of_range")
+    assert_error(client.get("/v1/transparency/proof/consistency?first=x"), 422)
+    assert_error(client.get("/v1/transparency/proof/inclusion"), 422)
