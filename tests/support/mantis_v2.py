@@ -15,11 +15,11 @@ INFO = dataclasses.replace(mantis.INFO, rules_version=2)
 TANK_SIZE = 3
 
 
-def deal(options: dict, player_count: int, rng) -> list[dict]:
-    deck = rng.shuffled(build_deck(options["edition"]))
+def deal(chosen: dict, player_count: int, rng) -> list[dict]:
+    deck = rng.shuffled(build_deck(chosen["edition"]))
     dealt = TANK_SIZE * player_count
     tanks = [[deck[i] for i in range(seat, dealt, player_count)] for seat in range(player_count)]
-    return [{"type": "dealt", "data": {"edition": options["edition"], "tanks": tanks, "draw_pile": deck[dealt:]}}]
+    return [{"type": "dealt", "data": {"edition": chosen["edition"], "tanks": tanks, "draw_pile": deck[dealt:]}}]
 
 
 @contextmanager

@@ -1,6 +1,10 @@
 """The transparency log: every finished match's head hash is a leaf, appended once; the signed head, the inclusion and
 consistency proofs check offline, and a rewritten log or tree does not (docs/fairness.md, "Transparency")."""
+import json
+
 import pytest
+
+import cli
 
 from eventstore.memory import InMemoryEventStore
 from eventstore.transparency import InMemoryTransparencyStore
@@ -165,3 +169,47 @@ def test_over_http_the_head_and_proofs_are_served_and_bad_sizes_or_matches_get_r
     assert_error(client.get("/v1/transparency/proof/consistency?first=2&second=1"), 422, "tree_size_out_of_range")
     assert_error(client.get("/v1/transparency/proof/consistency?first=x"), 422)
     assert_error(client.get("/v1/transparency/proof/inclusion"), 422)
+
+
+def saved(tmp_path, name, document) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+def test_cardroom_verify_proves_offline_an_export_in_a_saved_head_and_a_saved_head_the_start_of_a_later_one(
+        tmp_path, capsys):
+    served = Served()
+    first = served.finish(2)[0]
+    head = saved(tmp_path, "head-2.json", served.log.head())
+    served.finish(3)
+    files = {"export": saved(tmp_path, "export.json", served.matches.export(first, None)),
+             "inclusion": saved(tmp_path, "inclusion.json", served.log.inclusion(first, tree_size=2)),
+             "later": saved(tmp_path, "head-5.json", served.log.head()),
+             "consistency": saved(tmp_path, "consistency.json", served.log.consistency(2, 5))}
+    assert cli.main(["verify", files["export"], "--head", head, "--proof", files["inclusion"]]) == 0
+    assert f"OK: match {first} is leaf 0 of the signed tree of 2" in capsys.readouterr().out
+    assert cli.main(["verify", head, "--head", files["later"], "--proof", files["consistency"]]) == 0
+    assert "OK: the signed tree of 2 leaves is the start of the signed tree of 5" in capsys.readouterr().out
+    assert cli.main(["verify", "--json", head, "--head", files["later"], "--proof", files["consistency"]]) == 0
+    assert json.loads(capsys.readouterr().out)["transparency"]["ok"] is True
+
+
+def test_cardroom_verify_says_not_proven_for_another_match_s_proof_or_a_rewritten_tree_and_2_without_a_proof(
+        tmp_path, capsys):
+    key = Signer.generated()
+    served, rebuilt = Served(signer=key), Served(signer=key)
+    first, second = served.finish(2)
+    head = saved(tmp_path, "head.json", served.log.head())
+    export = saved(tmp_path, "export.json", served.matches.export(first, None))
+    other = saved(tmp_path, "other.json", {**served.log.inclusion(second), "match": first})
+    assert cli.main(["verify", export, "--head", head, "--proof", other]) == 1
+    assert "NOT PROVEN: match" in capsys.readouterr().out
+    rebuilt.leaves.append(first, "ab" * 32)
+    rebuilt.finish(2)
+    later = saved(tmp_path, "later.json", rebuilt.log.head())
+    proof = saved(tmp_path, "proof.json", rebuilt.log.consistency(2, 3))
+    assert cli.main(["verify", head, "--head", later, "--proof", proof]) == 1
+    assert "NOT PROVEN: the tree of 3 leaves does not extend the tree of 2" in capsys.readouterr().out
+    assert cli.main(["verify", head, "--head", later]) == 2
+    assert "--proof FILE" in capsys.readouterr().err
