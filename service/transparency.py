@@ -151,7 +151,8 @@ def check_consistency(older: dict, newer: dict, proof: dict) -> str:
         raise NotProven(f"the proof is from {proof.get('first')} to {proof.get('second')} leaves, not from "
                         f"{first} to {second}")
     try:
-        consistent = merkle.verify_consistency(int(first), int(second), bytes.fromhex(older["root_hash"]),
+        consistent = merkle.verify_consistency(int(older["tree_size"]), int(newer["tree_size"]),
+                                               bytes.fromhex(older["root_hash"]),
                                                bytes.fromhex(newer["root_hash"]),
                                                [bytes.fromhex(node) for node in proof["proof"]])
     except (KeyError, TypeError, ValueError) as error:
