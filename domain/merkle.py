@@ -8,8 +8,8 @@ recipe, as the seed's (domain/rng.py), can be rewritten in any language from doc
     MTH({})    = SHA-256("");  MTH({d}) = leaf hash of d;  MTH(D[n]) = node hash of MTH(D[0:k]), MTH(D[k:n]),
                  k the largest power of two smaller than n
 
-Hashes are bytes here; the documents that carry them (service/transparency.py) write them as hex. The functions
-that build proofs take every leaf hash of the tree and hash O(n) of them (docs/fairness.md gives the sizes
+Hashes are bytes here; the documents that carry them (service/transparency.py) write them as hex. A Tree builds the
+proofs from its leaf hashes, remembering the roots of its large complete subtrees (docs/fairness.md gives the costs
 measured); a Frontier folds a growing tree's root from only its new leaves.
 """
 import hashlib
@@ -70,47 +70,89 @@ def root(leaves: Sequence[bytes]) -> bytes:
     return frontier.root()
 
 
-def _root(leaves: Sequence[bytes], low: int, high: int) -> bytes:
-    return root(leaves[low:high])
+REMEMBERED_FROM = 256  # a Tree remembers the roots of its complete subtrees of this many leaves or more (2 at least)
+
+
+class Tree:
+    """A growing tree's leaf hashes, remembering the roots of its complete subtrees of REMEMBERED_FROM leaves or more:
+    an append-only tree never changes them, so once they are known a proof hashes O(REMEMBERED_FROM * log n) leaves,
+    not O(n), for about 2n / REMEMBERED_FROM remembered hashes."""
+
+    def __init__(self, leaves: Sequence[bytes] = ()):
+        self.leaves: list[bytes] = []
+        self._frontier = Frontier()
+        self._complete: dict[tuple[int, int], bytes] = {}  # (first leaf, leaves) -> root
+        self.extend(leaves)
+
+    def extend(self, leaves: Sequence[bytes]) -> None:
+        self.leaves += leaves
+        self._frontier.extend(leaves)
+
+    def root(self) -> bytes:
+        return self._frontier.root()
+
+    def inclusion_proof(self, index: int, size: int) -> list[bytes]:
+        """PATH(index, D[size]) of RFC 6962 2.1.1: the hashes that lead from leaf `index` to the root of the tree of
+        the first `size` leaves."""
+        if not 0 <= index < size <= len(self.leaves):
+            raise ValueError(f"no leaf {index} in a tree of {size} (of {len(self.leaves)})")
+        path: list[bytes] = []
+        low, high = 0, size
+        while high - low > 1:
+            middle = low + _split(high - low)
+            if index < middle:
+                path.append(self._subtree_root(middle, high))
+                high = middle
+            else:
+                path.append(self._subtree_root(low, middle))
+                low = middle
+        return path[::-1]
+
+    def consistency_proof(self, first: int, size: int) -> list[bytes]:
+        """PROOF(first, D[size]) of RFC 6962 2.1.2: the hashes that show the tree of the first `first` leaves is the
+        start of the tree of the first `size`. Empty when `first` is 0 or `size`."""
+        if not 0 <= first <= size <= len(self.leaves):
+            raise ValueError(f"no tree of {first} leaves before one of {size} (of {len(self.leaves)})")
+        if first in (0, size):
+            return []
+        proof: list[bytes] = []
+        low, high, complete = 0, size, True
+        while first != high - low:
+            split = _split(high - low)
+            if first <= split:
+                proof.append(self._subtree_root(low + split, high))
+                high = low + split
+            else:
+                proof.append(self._subtree_root(low, low + split))
+                low, first, complete = low + split, first - split, False
+        if not complete:
+            proof.append(self._subtree_root(low, high))
+        return proof[::-1]
+
+    def _subtree_root(self, low: int, high: int) -> bytes:
+        """MTH of the leaves from `low` up to `high`, excluded (a subtree of RFC 6962's split)."""
+        count = high - low
+        if count < REMEMBERED_FROM:
+            return root(self.leaves[low:high])
+        if count & (count - 1):  # not complete: the right edge of the tree, its complete parts remembered
+            split = low + _split(count)
+            return node_hash(self._subtree_root(low, split), self._subtree_root(split, high))
+        known = self._complete.get((low, count))
+        if known is None:
+            half = low + count // 2
+            known = self._complete[low, count] = node_hash(self._subtree_root(low, half),
+                                                           self._subtree_root(half, high))
+        return known
 
 
 def inclusion_proof(leaves: Sequence[bytes], index: int) -> list[bytes]:
-    """PATH(index, D[n]) of RFC 6962 2.1.1, n = len(leaves): the hashes that lead from leaf `index` to the root."""
-    if not 0 <= index < len(leaves):
-        raise ValueError(f"no leaf {index} in a tree of {len(leaves)}")
-    path: list[bytes] = []
-    low, high = 0, len(leaves)
-    while high - low > 1:
-        middle = low + _split(high - low)
-        if index < middle:
-            path.append(_root(leaves, middle, high))
-            high = middle
-        else:
-            path.append(_root(leaves, low, middle))
-            low = middle
-    return path[::-1]
+    """A leaf's audit path in the tree of exactly these leaves (Tree.inclusion_proof)."""
+    return Tree(leaves).inclusion_proof(index, len(leaves))
 
 
 def consistency_proof(leaves: Sequence[bytes], first: int) -> list[bytes]:
-    """PROOF(first, D[n]) of RFC 6962 2.1.2, n = len(leaves): the hashes that show the tree of the first `first`
-    leaves is the start of this one. Empty when `first` is 0 or n."""
-    if not 0 <= first <= len(leaves):
-        raise ValueError(f"no tree of {first} leaves before one of {len(leaves)}")
-    if first in (0, len(leaves)):
-        return []
-    proof: list[bytes] = []
-    low, high, complete = 0, len(leaves), True
-    while first != high - low:
-        split = _split(high - low)
-        if first <= split:
-            proof.append(_root(leaves, low + split, high))
-            high = low + split
-        else:
-            proof.append(_root(leaves, low, low + split))
-            low, first, complete = low + split, first - split, False
-    if not complete:
-        proof.append(_root(leaves, low, high))
-    return proof[::-1]
+    """The consistency proof from the first `first` leaves to all of them (Tree.consistency_proof)."""
+    return Tree(leaves).consistency_proof(first, len(leaves))
 
 
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], root_hash: bytes) -> bool:

@@ -3,8 +3,9 @@ is a leaf of an append-only RFC 6962 Merkle tree (domain/merkle.py), appended on
 head. GET /v1/transparency/... serves the signed head and the proofs; `check_inclusion` and `check_consistency` are
 what `cardroom verify` runs on them, offline if the documents were saved.
 
-Each process keeps the leaf hashes it has read and reads only the new ones (the log is append-only): a proof costs
-no Redis read of the whole tree, and O(n) hashing (docs/fairness.md gives the sizes measured, bench/transparency.py).
+Each process keeps the leaf hashes it has read and reads only the new ones (the log is append-only), with the roots
+of the tree's large complete subtrees (domain/merkle.py's Tree): a proof costs no Redis read of the whole tree, and
+once those roots are known, O(log n) hashing (docs/fairness.md gives the costs measured, bench/transparency.py).
 """
 import json
 import threading
@@ -29,8 +30,7 @@ class TransparencyService:
         self._signer = signer
         self._clock = clock
         self._lock = threading.Lock()
-        self._leaves: list[bytes] = []
-        self._frontier = merkle.Frontier()
+        self._tree = merkle.Tree()
 
     # --- a match that finishes (service/matches/reactions/transparency.py) ---------------------------
     def note_due(self, match_id: str, since: float) -> None:
@@ -64,7 +64,7 @@ class TransparencyService:
             raise Unavailable("transparency_unsigned", "this server has no TRANSPARENCY_KEY: it signs no tree head")
         with self._lock:
             self._catch_up()
-            size, root = self._frontier.size, self._frontier.root()
+            size, root = len(self._tree.leaves), self._tree.root()
         body = {"format": HEAD_FORMAT, "tree_size": size, "root_hash": root.hex(), "timestamp": int(self._clock() * 1000)}
         return {**body, "public_key": self._signer.public_key, "signature": self._signer.sign(signed_part(body))}
 
@@ -74,34 +74,36 @@ class TransparencyService:
         if index is None:
             raise NotFound("match_not_in_log", f"match {match_id!r} is not in the transparency log: no such match, "
                                                f"or not finished (a finished match's leaf follows within seconds)")
-        leaves = self._tree(tree_size)
-        if index >= len(leaves):
-            raise Unprocessable("tree_size_out_of_range", f"match {match_id!r} is leaf {index}: it is in the trees "
-                                                          f"of {index + 1} leaves or more")
-        return {"match": match_id, "leaf_index": index, "tree_size": len(leaves), "leaf_hash": leaves[index].hex(),
-                "audit_path": [sibling.hex() for sibling in merkle.inclusion_proof(leaves, index)]}
+        with self._lock:
+            size = self._size(tree_size)
+            if index >= size:
+                raise Unprocessable("tree_size_out_of_range", f"match {match_id!r} is leaf {index}: it is in the "
+                                                              f"trees of {index + 1} leaves or more")
+            path = self._tree.inclusion_proof(index, size)
+            leaf = self._tree.leaves[index]
+        return {"match": match_id, "leaf_index": index, "tree_size": size, "leaf_hash": leaf.hex(),
+                "audit_path": [sibling.hex() for sibling in path]}
 
     def consistency(self, first: int, second: int | None = None) -> dict:
         """The proof that the tree of `first` leaves is the start of the tree of `second` (default: the tree now)."""
-        leaves = self._tree(second)
-        if not 0 <= first <= len(leaves):
-            raise Unprocessable("tree_size_out_of_range", f"first must be from 0 to second ({len(leaves)})")
-        return {"first": first, "second": len(leaves),
-                "proof": [node.hex() for node in merkle.consistency_proof(leaves, first)]}
-
-    def _tree(self, size: int | None) -> list[bytes]:
-        """The leaf hashes of the tree of `size` leaves (default: all of them now)."""
         with self._lock:
-            if size is None or size > len(self._leaves):
-                self._catch_up()
-            if size is not None and not 0 <= size <= len(self._leaves):
-                raise Unprocessable("tree_size_out_of_range", f"the log holds {len(self._leaves)} leaves, not {size}")
-            return self._leaves[:size]
+            size = self._size(second)
+            if not 0 <= first <= size:
+                raise Unprocessable("tree_size_out_of_range", f"first must be from 0 to second ({size})")
+            proof = self._tree.consistency_proof(first, size)
+        return {"first": first, "second": size, "proof": [node.hex() for node in proof]}
+
+    def _size(self, size: int | None) -> int:
+        """`size` if the log has a tree of that many leaves (default: its size now); under the lock."""
+        if size is None or size > len(self._tree.leaves):
+            self._catch_up()
+        if size is not None and not 0 <= size <= len(self._tree.leaves):
+            raise Unprocessable("tree_size_out_of_range", f"the log holds {len(self._tree.leaves)} leaves, not {size}")
+        return len(self._tree.leaves) if size is None else size
 
     def _catch_up(self) -> None:
-        new = [bytes.fromhex(leaf) for leaf in self._store.leaves(len(self._leaves), self._store.size())]
-        self._leaves += new
-        self._frontier.extend(new)
+        known = len(self._tree.leaves)
+        self._tree.extend([bytes.fromhex(leaf) for leaf in self._store.leaves(known, self._store.size())])
 
 
 # --- what `cardroom verify` checks, with no server --------------------------------------------------

@@ -123,3 +123,51 @@ def test_a_match_s_leaf_commits_to_its_id_and_its_head():
     head = "ab" * 32
     assert merkle.match_leaf("m1", head) == leaf_hash(b'{"head":"' + head.encode() + b'","match":"m1"}')
     assert len({merkle.match_leaf("m1", head), merkle.match_leaf("m2", head), merkle.match_leaf("m1", "cd" * 32)}) == 3
+
+
+def reference_path(index, leaves):
+    """PATH(m, D[n]) straight from RFC 6962 2.1.1."""
+    if len(leaves) == 1:
+        return []
+    split = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if index < split:
+        return reference_path(index, leaves[:split]) + [reference_root(leaves[split:])]
+    return reference_path(index - split, leaves[split:]) + [reference_root(leaves[:split])]
+
+
+def reference_subproof(first, leaves, complete):
+    """SUBPROOF(m, D[n], b) straight from RFC 6962 2.1.2."""
+    if first == len(leaves):
+        return [] if complete else [reference_root(leaves)]
+    split = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if first <= split:
+        return reference_subproof(first, leaves[:split], complete) + [reference_root(leaves[split:])]
+    return reference_subproof(first - split, leaves[split:], False) + [reference_root(leaves[:split])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(leaf_lists, st.integers(2, 8), st.data())
+def test_a_growing_tree_that_remembers_its_subtrees_gives_the_rfc_s_proofs_at_every_earlier_size(leaves, remembered,
+                                                                                                  data):
+    tree = merkle.Tree()
+    with patched_remembered_from(remembered):  # from 2 leaves up: every path through the memory is taken
+        for size in range(1, len(leaves) + 1):
+            tree.extend(leaves[len(tree.leaves):size])
+            earlier = data.draw(st.integers(1, size))
+            index = data.draw(st.integers(0, earlier - 1))
+            first = data.draw(st.integers(1, earlier))
+            assert tree.inclusion_proof(index, earlier) == reference_path(index, leaves[:earlier])
+            expected = [] if first == earlier else reference_subproof(first, leaves[:earlier], True)
+            assert tree.consistency_proof(first, earlier) == expected
+            assert tree.root() == reference_root(leaves[:size])
+
+
+class patched_remembered_from:
+    def __init__(self, leaves):
+        self._leaves, self._was = leaves, merkle.REMEMBERED_FROM
+
+    def __enter__(self):
+        merkle.REMEMBERED_FROM = self._leaves
+
+    def __exit__(self, *exc):
+        merkle.REMEMBERED_FROM = self._was
