@@ -33,7 +33,7 @@ class Key(MethodView):
     @transparency_routes.doc(operationId="getTransparencyKey")
     def get(self):
         """The public key that signs the tree heads (503 transparency_unsigned without one)."""
-        return {"public_key": transparency().head()["public_key"]}
+        return {"public_key": transparency().public_key()}
 
 
 @transparency_routes.route("/proof/inclusion")

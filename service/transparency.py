@@ -60,13 +60,21 @@ class TransparencyService:
     # --- reading -------------------------------------------------------------------------------------
     def head(self) -> dict:
         """The signed tree head now: {format, tree_size, root_hash, timestamp (ms), public_key, signature}."""
-        if self._signer is None:
-            raise Unavailable("transparency_unsigned", "this server has no TRANSPARENCY_KEY: it signs no tree head")
+        signer = self._required_signer()
         with self._lock:
             self._catch_up()
             size, root = len(self._tree.leaves), self._tree.root()
         body = {"format": HEAD_FORMAT, "tree_size": size, "root_hash": root.hex(), "timestamp": int(self._clock() * 1000)}
-        return {**body, "public_key": self._signer.public_key, "signature": self._signer.sign(signed_part(body))}
+        return {**body, "public_key": signer.public_key, "signature": signer.sign(signed_part(body))}
+
+    def public_key(self) -> str:
+        """The key that signs the heads, hex."""
+        return self._required_signer().public_key
+
+    def _required_signer(self) -> Signer:
+        if self._signer is None:
+            raise Unavailable("transparency_unsigned", "this server has no TRANSPARENCY_KEY: it signs no tree head")
+        return self._signer
 
     def inclusion(self, match_id: str, tree_size: int | None = None) -> dict:
         """The audit path of the match's leaf in the tree of `tree_size` leaves (default: the tree now)."""

@@ -148,9 +148,10 @@ def test_without_a_key_the_log_is_kept_but_no_head_is_signed():
     unsigned = TransparencyService(InMemoryTransparencyStore(), store, None)
     match_id = make_service(InlineBots(), store=store, transparency=unsigned).create("mantis", {}, BOTS)["id"]
     assert unsigned.inclusion(match_id)["leaf_index"] == 0
-    with pytest.raises(Unavailable) as refused:
-        unsigned.head()
-    assert refused.value.reason == "transparency_unsigned"
+    for ask in (unsigned.head, unsigned.public_key):
+        with pytest.raises(Unavailable) as refused:
+            ask()
+        assert refused.value.reason == "transparency_unsigned"
 
 
 def test_over_http_the_head_and_proofs_are_served_and_bad_sizes_or_matches_get_reasons():
