@@ -94,6 +94,7 @@ class GameInfo:
             "name": self.name,
             "summary": self.summary,
             "players": {"min": self.min_players, "max": self.max_players},
+            "rules_version": self.rules_version,
             "options": [describe_option(o) for o in self.options],
             "actions": {
                 action: {"description": doc,

@@ -11,6 +11,7 @@ from domain.games import GAMES, get_game
 from domain.errors import InvalidSetup
 from service.audit import verify_export
 from tests.support import mantis_v2
+from tests.support.http import make_client
 from tests.support.service import InlineBots, make_service
 from tests.unit.test_audit import rechained
 
@@ -102,3 +103,11 @@ def test_an_unknown_rules_version_is_refused_with_its_reason():
     with pytest.raises(InvalidSetup) as refused:
         get_game("mantis", 7)
     assert refused.value.reason == "unknown_rules_version"
+
+
+def test_the_catalog_says_which_rules_version_new_matches_get():
+    client = make_client()
+    with mantis_v2.registered():
+        assert client.get("/v1/games/mantis").get_json()["rules_version"] == 2
+    assert {game["id"]: game["rules_version"] for game in client.get("/v1/games").get_json()["games"]} == {
+        game_id: 1 for game_id in GAMES}
