@@ -34,6 +34,7 @@ from api.seeks import seek_routes
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
+from api.transparency import transparency_routes
 from api.viewer import viewer
 from domain.games import GAMES
 from observability.exposition import Exposition
@@ -45,6 +46,7 @@ from service.matches import MatchService
 from service.seeks import SeekService
 from service.ladders import LadderService
 from service.tournaments import TournamentService
+from service.transparency import TransparencyService
 
 # gzip what is worth it. Never a stream (text/event-stream, application/x-ndjson): gzip would hold events back
 # until its buffer fills, so they are not listed here, and streamed answers are never compressed (COMPRESS_STREAMS).
@@ -104,7 +106,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
                tournament_streams: TournamentStreams | None = None, admin: AdminService | None = None,
                exposition: Exposition | None = None, metrics_token: str | None = None,
                readiness: dict | None = None, ladders: LadderService | None = None,
-               seeks: SeekService | None = None) -> Flask:
+               seeks: SeekService | None = None, transparency: TransparencyService | None = None) -> Flask:
     """`streams`: the live streams of matches (GET .../stream); without them the app serves no stream.
     `accounts`: the same AccountService the match service was given; without it, no /v1/accounts.
     `feeds`: the accounts' turn feeds (GET /v1/accounts/me/stream), on the same hub as `streams`.
@@ -114,7 +116,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     (api/metrics.py). `readiness`: GET /health/ready's checks by name, each returning when it passes and raising
     (NotReady or a Redis error) when not; without them, `health_check` alone, as "redis". `ladders`: rated play's
     leaderboards (/v1/ratings, and the ratings on an account's page); needs `accounts`. `seeks`: the seek pools
-    (/v1/seeks); without them, none."""
+    (/v1/seeks); without them, none. `transparency`: the log of finished matches (/v1/transparency); without it,
+    none."""
     app = Flask("cardroom")
     app.url_map.converters["default"] = limits.PathParameter  # before any route is added
     add_request_ids(app)  # first: every later hook's refusal has its request id
@@ -139,6 +142,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.admin"] = admin
     app.extensions["cardroom.ladders"] = ladders
     app.extensions["cardroom.seeks"] = seeks
+    app.extensions["cardroom.transparency"] = transparency
     api = CardroomApi(app)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
@@ -177,6 +181,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(admin_routes)
     if seeks is not None:
         api.register_blueprint(seek_routes)
+    if transparency is not None:
+        api.register_blueprint(transparency_routes)
     app.register_blueprint(swagger_ui())
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)

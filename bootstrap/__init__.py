@@ -25,6 +25,7 @@ from eventstore.memory import InMemoryEventStore
 from eventstore.quota import WindowQuota
 from eventstore.redis_cluster import ClusterEventStore
 from eventstore.redis_store import RedisEventStore
+from eventstore.transparency import InMemoryTransparencyStore, RedisTransparencyStore
 from observability.exposition import Exposition
 from observability.metrics import PrometheusMetrics
 from service.accounts import AccountService
@@ -36,7 +37,9 @@ from service.live.streams import MatchStreams, TournamentStreams
 from service.matches import MatchService
 from service.ports import NoBots, NoSeekPasses, NoTournaments
 from service.seeks import SeekService
+from service.signing import Signer
 from service.tournaments import TournamentService
+from service.transparency import TransparencyService
 from workers import readiness
 from workers.scheduler import (RqBotScheduler, RqSeekPasses, RqTournamentScheduler, RqTurnTimers,
                                recovered_queue_name, timer_queue_name)
@@ -158,6 +161,7 @@ class Services:
     matches: MatchService
     tournaments: TournamentService
     seeks: SeekService
+    transparency: TransparencyService
 
 
 def build_services(config: Settings, memo=None) -> Services:
@@ -169,19 +173,22 @@ def build_services(config: Settings, memo=None) -> Services:
     tournament_scheduler = RqTournamentScheduler(bot_queue, config.job_result_ttl, config.job_failure_ttl)
     accounts = AccountService(RedisAccountStore(client), max_open_matches=config.max_open_matches, memo=memo)
     ladders = LadderService(store, RedisLeaderboardStore(client))
+    signer = Signer.from_file(config.transparency_key) if config.transparency_key else None
+    transparency = TransparencyService(RedisTransparencyStore(client), store, signer)
     matches = MatchService(store, bots, snapshot_every=config.snapshot_every,
                            keep_finished_extras=config.keep_finished_extras, accounts=accounts,
                            recent_matches=config.recent_matches, archive_after=config.archive_after,
                            timers=RqTurnTimers(build_timer_queue(bot_queue), config.job_failure_ttl),
                            tournaments=tournament_scheduler, challenge_expiry=config.challenge_expiry,
-                           invitations=build_invitation_quota(config), metrics=PrometheusMetrics(), ladders=ladders)
+                           invitations=build_invitation_quota(config), metrics=PrometheusMetrics(), ladders=ladders,
+                           transparency=transparency)
     tournaments = TournamentService(store, matches, tournament_scheduler, config.max_tournament_matches, accounts)
     # the seek pools pair by the accounts' ratings on the ladders of the seeks' terms
     seeks = SeekService(store, matches, accounts, RqSeekPasses(bot_queue, config.job_failure_ttl),
                         expiry=config.seek_expiry, max_open=config.max_open_seeks,
                         widen_per_second=config.seek_widen, ratings=ladders.rating_of)
     return Services(client, bot_queue, store, bots, tournament_scheduler, accounts, ladders, matches, tournaments,
-                    seeks)
+                    seeks, transparency)
 
 
 def build_rate_limits(config: Settings) -> "RateLimits":
@@ -213,7 +220,7 @@ def build_app(config: Settings):
                       tournament_streams=TournamentStreams(built.tournaments, hub, config.keep_alive), admin=admin,
                       exposition=exposition, metrics_token=config.metrics_token,
                       readiness=build_readiness(config, built.client, bot_queue), ladders=built.ladders,
-                      seeks=built.seeks)
+                      seeks=built.seeks, transparency=built.transparency)
 
 
 def build_readiness(config: Settings, client: redis.Redis | RedisCluster, queue: Queue) -> dict:
@@ -234,9 +241,11 @@ def build_docs_app():
     tournaments = TournamentService(store, service, NoTournaments(), max_matches=0, accounts=accounts)
     hub = Hub(store)
     seeks = SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of)
+    transparency = TransparencyService(InMemoryTransparencyStore(), store, None)
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
                       accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
                       admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,
-                                         ladders=ladders, seeks=seeks), ladders=ladders, seeks=seeks)
+                                         ladders=ladders, seeks=seeks), ladders=ladders, seeks=seeks,
+                      transparency=transparency)

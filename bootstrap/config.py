@@ -70,6 +70,8 @@ class Settings:
     max_open_seeks: int        # MAX_OPEN_SEEKS: open seeks an account may hold at once (every game)
     seek_widen: float          # SEEK_WIDEN: how much a seek's rating window widens each second it waits (openskill
                                #   mu points: an account starts at 25 +- 8.3)
+    transparency_key: Path | None  # TRANSPARENCY_KEY: the PEM file of the Ed25519 key that signs the transparency
+                               #   log's heads; unset = heads unsigned (503), but make run writes DATA_DIR/transparency.pem
     log_format: str            # LOG_FORMAT: "json" for one JSON object a log line (log collectors), else "text"
                                #   for people reading var/logs/ (docs/logging.md)
 
@@ -141,4 +143,5 @@ class Settings:
             # a minute's wait widens the window by 6 points, about 3/4 of a new account's sigma
             seek_widen=float(env.get("SEEK_WIDEN", "0.1")),
             log_format=env.get("LOG_FORMAT", "text"),
+            transparency_key=Path(env["TRANSPARENCY_KEY"]) if env.get("TRANSPARENCY_KEY") else None,
         )

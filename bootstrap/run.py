@@ -14,6 +14,7 @@ from supervisor.supervisord import main as supervisord
 
 from bootstrap.config import Settings
 from bootstrap.embedded_redis import EmbeddedRedis
+from service.signing import write_key_if_missing
 
 # gunicorn reads its settings from this file by its path (bootstrap/gunicorn_conf.py says why)
 GUNICORN_CONF = Path(__file__).with_name("gunicorn_conf.py")
@@ -77,6 +78,14 @@ def fresh_metrics_dir(config: Settings) -> Path:
     return metrics
 
 
+def transparency_key(config: Settings) -> Path:
+    """TRANSPARENCY_KEY, or DATA_DIR/transparency.pem, written the first time: the key that signs the transparency
+    log's heads must stay the same across restarts, or a saved head could not be checked against later ones."""
+    path = (config.transparency_key or config.data_dir / "transparency.pem").resolve()
+    write_key_if_missing(path)
+    return path
+
+
 def supervisord_conf(config: Settings) -> tuple[str, str]:
     """The supervisord configuration for `make run`, and a line saying what it runs."""
     data = config.data_dir.resolve()
@@ -89,7 +98,8 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
     # the children inherit REDIS_URL, REDIS_CLUSTER_NODES and RQ_REDIS_URL when set (not printed: they may hold
     # a password); with a cluster but no plain Redis for RQ, the embedded one serves RQ. Every process writes its
     # figures for GET /metrics to one directory (observability/metrics.py).
-    environment = {"PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_dir(config))}
+    environment = {"PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_dir(config)),
+                   "TRANSPARENCY_KEY": str(transparency_key(config))}
     where = "the Redis Cluster at REDIS_CLUSTER_NODES" if config.redis_cluster_nodes else "the Redis at REDIS_URL"
     if not config.rq_redis_url:
         # The port and the AOF directory are fixed here, so a restarted Redis serves the same data.

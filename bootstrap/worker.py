@@ -16,7 +16,8 @@ from bootstrap.outage import UNREACHABLE, RedisOutage
 from observability.metrics import janitor_passed, redis_error
 from service import log_context
 from workers import jobs
-from workers.janitor import pair_every_pool, pair_seeks, sweep, sweep_ratings, sweep_tournaments
+from workers.janitor import (pair_every_pool, pair_seeks, sweep, sweep_ratings, sweep_tournaments,
+                             sweep_transparency)
 from workers.scheduler import recovered_queue_name, timer_queue_name
 
 log = logging.getLogger("cardroom.worker")
@@ -32,6 +33,7 @@ def run_janitor(built: Services, config: Settings, outage: RedisOutage) -> None:
             built.matches.archive_finished()  # idempotent: every worker's janitor may run it
             advances = sweep_tournaments(built.tournaments, built.tournament_scheduler, config.stall_after)
             sweep_ratings(built.ladders, config.stall_after)  # idempotent too: a match is rated once on its ladder
+            sweep_transparency(built.transparency, config.stall_after)  # and its leaf is appended once
             pair_every_pool(built.seeks, built.bot_queue.connection)
             janitor_passed(len(turns), len(advances), time.time())
             outage.back()

@@ -1,6 +1,7 @@
 """The `cardroom` command. `cardroom verify FILE` checks an export offline (a match's or a tournament's): no
 server, no Redis; `cardroom verify DIR` a whole dump, which `cardroom dump DIR --url URL --since DAY` writes from a
-server's public API (cli/archive.py, docs/archive.md). `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
+server's public API (cli/archive.py, docs/archive.md); with --head/--proof/--url, also the match's place in the
+transparency log, or a saved head's consistency with a later one (cli/transparency.py). `cardroom bot --url URL --key KEY` plays an account's turns over HTTP (cli/bot.py); with
 `--seek GAME` it seeks matches forever (docs/ladder.md).
 `cardroom tournament --url URL ...` runs a tournament on a server and prints its standings. `cardroom admin --url URL
 --key ADMIN_KEY ...` acts as the operator (cli/admin.py). `cardroom ratings rebuild --url URL --key ADMIN_KEY` recomputes
@@ -20,9 +21,11 @@ from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from cli.ratings import add_ratings_command, run_ratings
 from cli.tournament import add_tournament_command, run_tournament
+from cli.transparency import Unobtainable, add_transparency_options, consistent, included, inclusion_asked, is_tree_head
 from service.audit import verify_export
 from service.tournament_audit import verify_tournament
 from service.tournaments import EXPORT_FORMAT as TOURNAMENT_EXPORT
+from service.transparency import NotProven
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,8 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="check an export: hash chain, seed commitment, deal, moves, result "
                                                 "(a tournament's: also every pairing and every match)")
     verify.add_argument("file", help="a document from GET /v1/matches/<id>/export or /v1/tournaments/<id>/export "
-                                     "('-' reads standard input), or a dump's directory (cardroom dump)")
+                                     "('-' reads standard input), a dump's directory (cardroom dump), or a saved head "
+                                     "from GET /v1/transparency/head")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    add_transparency_options(verify)
     bot = commands.add_parser("bot", help="play every turn an account owes, from its feed, until interrupted")
     bot.add_argument("--url", required=True, help="the server, e.g. http://localhost:8000")
     bot.add_argument("--key", required=True, help="the account's API key")
@@ -96,10 +101,31 @@ def run_verify(args) -> int:
         print(f"cardroom verify: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
     document = document if isinstance(document, dict) else {}
+    if is_tree_head(document):
+        return run_transparency(args, lambda: consistent(args, document), {})
     check = verify_tournament if document.get("format") == TOURNAMENT_EXPORT else verify_export
     verdict = check(document)
+    if verdict.ok and inclusion_asked(args) and check is verify_export:
+        return run_transparency(args, lambda: included(args, document), verdict.as_dict(), verdict.summary())
     print(json.dumps(verdict.as_dict(), indent=2) if args.json else verdict.summary())
     return 0 if verdict.ok else 1
+
+
+def run_transparency(args, prove, verdict: dict, summary: str | None = None) -> int:
+    """Prints what the transparency check showed (after the export's verdict, if any): 0 shown, 1 not, 2 a head or a
+    proof could not be had."""
+    try:
+        shown, problem, status = prove(), None, 0
+    except NotProven as failure:
+        shown, problem, status = None, str(failure), 1
+    except Unobtainable as failure:
+        print(f"cardroom verify: {failure}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({**verdict, "transparency": {"ok": not status, "shown": shown, "problem": problem}}, indent=2))
+    else:
+        print("\n".join(filter(None, [summary, f"OK: {shown}" if shown else f"NOT PROVEN: {problem}"])))
+    return status
 
 
 def run_bot(args) -> int:

@@ -69,6 +69,8 @@ class MatchCreated(TypedDict):
     invited_until: NotRequired[int]
     rated: NotRequired[bool]  # only when true (docs/ladder.md)
     rematch_of: NotRequired[str]  # the finished match this one replays (docs/challenges.md); only when it does
+    rules_version: NotRequired[int]  # the game's INFO.rules_version; absent from logs made before it was logged: 1
+    engine_version: NotRequired[int]  # domain.match.ENGINE_VERSION; absent likewise: 1
 
 
 class SeatJoined(TypedDict):

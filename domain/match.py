@@ -2,8 +2,10 @@
 
 It is a decider too. Its own events are public; the game's events are redacted by the game:
     match_created  {game, options, seats: [{name, bot, open, bot_options?, bot_level?, account?, invited?}], commitment,
-                    seed_source, invited_by?, invited_until?, rated?, rematch_of?}   rated: counts on its ladder;
-                                             rematch_of: the finished match it is the rematch of
+                    seed_source, invited_by?, invited_until?, rated?, rematch_of?, rules_version, engine_version}
+                   rated: counts on its ladder; rematch_of: the finished match it is the rematch of;
+                   rules_version: the game's (INFO.rules_version), engine_version: this lifecycle's (ENGINE_VERSION);
+                   a log made before they were logged names neither: version 1 of both
     seat_joined    {seat, name, account?}
     seat_left      {seat}                    a seat given up before the deal: it is open again
     seat_accepted  {seat}                    the invited account took its seat (see CHALLENGES below)
@@ -46,12 +48,12 @@ from typing import Final
 
 from domain import clock, ladder
 from domain.errors import InvalidSetup
-from domain.games import get_game
+from domain.games import FIRST_RULES, get_game
 from domain.bots import BOTS, bot_options, level_of
 from domain import lifecycle
 from domain.lifecycle import (CancelReason, ClockSpec, Invitation, MatchCreated, OperatorAborted, Seat, SeatEventKind,
                               SeatJoined, SeatSpec, SeedSource)
-from domain.protocol import Seen, require, started
+from domain.protocol import Game, Seen, require, started
 from domain.rng import Rng
 
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -63,6 +65,9 @@ MATCH_EVENTS = ("match_created", "seat_joined", "seat_left", "seat_accepted", "s
 DECLINED: Final = "declined"  # why a match was canceled
 EXPIRED: Final = "expired"
 RESIGNED, FORFEITED = "resigned", "forfeited"
+# The version of the lifecycle around the games (this module, domain/clock.py, domain/rng.py's recipe), logged in
+# match_created beside the game's rules version: a change to what these decide for a logged command is a new version
+ENGINE_VERSION: Final = 1
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -72,13 +77,15 @@ def commitment(seed: str, salt: str) -> str:
 # --- decide -----------------------------------------------------------------------------------------
 def create(game_id: str, options: dict, seats: list[SeatSpec], seed_commitment: str, seed_source: SeedSource,
            owner: str | None = None, clock_spec: ClockSpec | None = None,
-           invitation: Invitation | None = None, rated: bool = False, rematch_of: str | None = None) -> list[dict]:
+           invitation: Invitation | None = None, rated: bool = False, rematch_of: str | None = None,
+           rules_version: int | None = None) -> list[dict]:
     """`rated`: the match counts on its ladder (domain/ladder.py), which only some matches may.
-    `rematch_of`: the finished match whose rematch this is (`rematch_seats`).
+    `rematch_of`: the finished match whose rematch this is (`rematch_seats`). `rules_version`: the
+    game's rules it is played by (default: the current ones; the verifier re-creates a logged match by its own).
     `seats[i]["account"]` is an account's id (an account holds one seat of a match at most), invited if
     `seats[i]["invited"]`; `owner` is the creator's account, if the creator showed one; `clock_spec` the turn
     clock asked for (None: no clock); `invitation` {by: {account, name}, until: ms} when a seat is invited."""
-    game = get_game(game_id)
+    game = get_game(game_id, rules_version)
     checked = game.options(options, len(seats))
     timer = clock.spec(dict(clock_spec)) if clock_spec is not None else None
     seated = [_seat(spec, i) for i, spec in enumerate(seats)]
@@ -91,7 +98,8 @@ def create(game_id: str, options: dict, seats: list[SeatSpec], seed_commitment: 
     if invited and invitation is None:
         raise InvalidSetup("invitation_required", "an invited seat needs who invites and until when")
     created: MatchCreated = {"game": game_id, "options": checked, "seats": seated, "commitment": seed_commitment,
-                             "seed_source": seed_source}
+                             "seed_source": seed_source, "rules_version": game.INFO.rules_version,
+                             "engine_version": ENGINE_VERSION}
     if seed_source == CLIENT_SEED and owner:
         # the owner of a client seed is logged, so that the verifier can check the seed rule as it was applied
         created["owner"] = owner
@@ -171,7 +179,7 @@ def open_events(state: dict, seed: str) -> list[dict]:
     """The deal, if no seat is open or invited: the events that start a created, joined or accepted match."""
     if any(seat["open"] or seat.get("invited") for seat in state["seats"]):
         return []
-    game = get_game(state["game"])
+    game = game_of(state)
     return game.deal(state["options"], len(state["seats"]), Rng.derive(seed, "deal"))
 
 
@@ -230,7 +238,7 @@ def _canceled(reason: CancelReason, seats: list[int], seed: str, salt: str) -> l
 def decide(state: dict, seat: int, move: dict, seed: str, salt: str) -> list[dict]:
     require(state["status"] != FINISHED, "match_finished", "the match is over")
     require(state["status"] == ACTIVE, "match_not_started", "the match waits for its open seats")
-    game = get_game(state["game"])
+    game = game_of(state)
     events = game.decide(state["game_state"], seat, move, Rng.derive(seed, f"move:{state['version']}"))
     game_state = state["game_state"]
     for event in events:
@@ -276,7 +284,7 @@ def abort(state: dict, reason: str, seed: str, salt: str) -> list[dict]:
 def substitute_move(state: dict, seat: int, seed: str) -> dict:
     """The greedy bot's move for a seat that the server plays (out, zombie, or timed out), from its view alone."""
     rng = Rng.derive(seed, f"substitute:{seat}:{state['version']}").python_random()
-    return BOTS["greedy"].policy(get_game(state["game"]), view(state, seat), seat, legal_moves(state, seat), rng)
+    return BOTS["greedy"].policy(game_of(state), view(state, seat), seat, legal_moves(state, seat), rng)
 
 
 def _out(state: dict, seat: int, kind: SeatEventKind, seed: str, salt: str) -> list[dict]:
@@ -327,7 +335,7 @@ def _evolve(state: dict, event: dict) -> dict:
     if kind == "moved":
         return {**state, "version": version}
     if kind not in MATCH_EVENTS:  # the game's: one copy of the match's state a move, the hot path
-        game = get_game(state["game"])
+        game = game_of(state)
         return {**state, "version": version, "status": ACTIVE, "game_state": game.evolve(state["game_state"], event)}
     state = {**state, "version": version}
     if kind == "seat_joined":
@@ -369,6 +377,16 @@ def _zombie(state: dict, seat: int) -> dict:
 
 
 # --- reading ----------------------------------------------------------------------------------------
+def game_of(game_ref: dict) -> Game:
+    """The rules a match is played by: its game at the rules version logged in its match_created (`game_ref`: its
+    state, meta or match_created data)."""
+    return get_game(game_ref["game"], rules_version(game_ref))
+
+
+def rules_version(game_ref: dict) -> int:
+    return int(game_ref.get("rules_version", FIRST_RULES))
+
+
 def _out_seats(state: dict) -> dict:
     return state.get("out") or {}  # a state folded before seats could be out has none
 
@@ -411,27 +429,27 @@ def deadlines(state: dict) -> dict[int, int]:
 def to_act(state: dict) -> list[int]:
     if state["status"] != ACTIVE:
         return []
-    return get_game(state["game"]).to_act(state["game_state"])
+    return game_of(state).to_act(state["game_state"])
 
 
 def legal_moves(state: dict, seat: int) -> list[dict]:
     if state["status"] != ACTIVE:
         return []
-    return get_game(state["game"]).legal_moves(state["game_state"], seat)
+    return game_of(state).legal_moves(state["game_state"], seat)
 
 
 def view(state: dict, seat: int | None) -> dict | None:
     """The game's view for a seat; None before the deal. After the end everything is public."""
     if state["game_state"] is None:
         return None
-    game = get_game(state["game"])
+    game = game_of(state)
     return game.view(state["game_state"], seat)
 
 
 def seen(log: list[dict], seat: int) -> Seen:
     """What a seat has been shown of its match's game so far, for the game's recall: per change (the deal,
     then each move), the game's events as redacted for the seat and the seat's view after them."""
-    game = get_game(log[0]["data"]["game"])  # a match's log opens with match_created
+    game = game_of(log[0]["data"])  # a match's log opens with match_created, whose data names the rules
     state: dict | None = None
     changes = []
     for is_game, run in groupby(log, key=lambda event: event["type"] not in MATCH_EVENTS):
@@ -445,8 +463,9 @@ def seen(log: list[dict], seat: int) -> Seen:
     return changes
 
 
-def redact(game_id: str, finished: bool, event: dict, seat: int | None) -> dict:
-    """An event as a seat may see it while the match goes on; everything is public once it is finished."""
+def redact(game_ref: dict, finished: bool, event: dict, seat: int | None) -> dict:
+    """An event as a seat may see it while the match goes on, by the rules it is played by (`game_ref`: its state,
+    meta or match_created data, which name them); everything is public once it is finished."""
     if finished or event["type"] in MATCH_EVENTS:
         return event
-    return get_game(game_id).redact(event, seat)
+    return game_of(game_ref).redact(event, seat)

@@ -1,6 +1,7 @@
 """The game protocol: what every game module provides, in this order (see docs/architecture.md).
 
-    INFO                              -> GameInfo: id, name, player range, options, move vocabulary, typed view
+    INFO                              -> GameInfo: id, name, player range, options, move vocabulary, typed view,
+                                         the rules version
     options(raw, player_count)        -> validated options with defaults filled in (raises InvalidSetup)
     deal(options, player_count, rng)  -> the opening events (every shuffled card is IN the event)
     evolve(state, event)              -> the new state (pure: no validation, no randomness, no mutation)
@@ -83,6 +84,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     actions: dict[str, tuple[str, dict[str, Field]]] = field(default_factory=dict)  # action -> (doc, fields)
     view: dict[str, ViewField] = field(default_factory=dict)  # every field of view(): its shape and meaning
+    # logged in match_created: a change of what a move may do or does is a new version, the old one kept callable
+    # (domain/games/__init__.py; docs/fairness.md says what a bump means)
+    rules_version: int = 1
 
     def catalog_entry(self) -> dict:
         return {
@@ -90,6 +94,7 @@ class GameInfo:
             "name": self.name,
             "summary": self.summary,
             "players": {"min": self.min_players, "max": self.max_players},
+            "rules_version": self.rules_version,
             "options": [describe_option(o) for o in self.options],
             "actions": {
                 action: {"description": doc,

@@ -4,7 +4,9 @@ on the stored log. It needs nothing but the domain and the hash chain (no Redis,
 A complete log is checked in this order; the first fault is the verdict, naming its event:
   1. the hash chain: versions 1, 2, 3, ...; each prev is the hash before it; each hash matches its content;
   2. the seed: SHA-256("<salt>:<seed>") equals the commitment published in match_created;
-  3. every command again: match_created is re-created from its own content, each join, move, resignation
+  3. every command again, by the rules the match was made with (the game's rules version and the engine version
+     logged in match_created; a log that names none is version 1 of both, docs/fairness.md "Rules versions"):
+     match_created is re-created from its own content, each join, move, resignation
      and timeout is re-decided (the deal, every shuffle and every substitute move are re-derived from the
      seed; a timeout must come at or after its deadline, by the clock folded from the events' times) and
      must give exactly the logged events; a command the rules refuse is a fault;
@@ -14,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from domain import clock, match
 from domain.errors import RuleViolation
+from domain.games import FIRST_RULES
 from domain.lifecycle import Invitation, SeatSpec
 from eventstore.chain import GENESIS, first_break
 
@@ -79,6 +82,7 @@ def verify_log(events: list[dict], seed: str | None = None, salt: str | None = N
             raise Fault(None, "the seed is not revealed: the match is not finished")
         _check_commitment(events[0], seed, salt)
         checked.append("seed commitment")
+        checked.append(_rules(events[0]["data"]))
         _replay(events, seed, salt, finished)
         checked += ["deal and shuffles", "every move", "result" if finished else "no result yet"]
     except Fault as fault:
@@ -105,14 +109,17 @@ def _check_commitment(created: dict, seed: str, salt: str) -> None:
         raise Fault(1, "the revealed seed and salt do not match the commitment")
 
 
+def _rules(created: dict) -> str:
+    """Which rules the log is checked by; a log made by an engine this verifier does not know is a fault."""
+    engine = created.get("engine_version", FIRST_RULES)
+    if engine != match.ENGINE_VERSION:
+        raise Fault(1, f"made by engine version {engine!r}; this verifier knows version {match.ENGINE_VERSION}")
+    return f"by {created.get('game')} rules version {match.rules_version(created)}, engine version {engine}"
+
+
 def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
     created = events[0]["data"]
-    specs = [_seat_spec(seat) for seat in created["seats"]]
-    _expect(events, 0, _decided(1, lambda: match.create(created["game"], created["options"], specs,
-                                                       created["commitment"], created["seed_source"],
-                                                       created.get("owner"), created.get("clock"),
-                                                       _invitation(created), rated=bool(created.get("rated")),
-                                                       rematch_of=created.get("rematch_of"))))
+    _expect(events, 0, _decided(1, lambda: _created_again(created)))
     state = match.evolve(None, events[0])
     position = 1 + _expect(events, 1, match.open_events(state, seed))
     state = match.evolve_all(state, events[1:position])
@@ -148,6 +155,20 @@ def _replay(events: list[dict], seed: str, salt: str, finished: bool) -> None:
         position += count
     if finished != (state["status"] == match.FINISHED):
         raise Fault(len(events), "the log ends before the rules end the match")
+
+
+def _created_again(created: dict) -> list[dict]:
+    """match_created as the match's own rules version makes it from the logged request; a log made before versions
+    were logged names none, and is version 1 by definition."""
+    specs = [_seat_spec(seat) for seat in created["seats"]]
+    again = match.create(created["game"], created["options"], specs, created["commitment"], created["seed_source"],
+                         created.get("owner"), created.get("clock"), _invitation(created),
+                         rated=bool(created.get("rated")), rematch_of=created.get("rematch_of"),
+                         rules_version=match.rules_version(created))
+    if "rules_version" not in created and "engine_version" not in created:
+        return [{**event, "data": {key: value for key, value in event["data"].items()
+                                   if key not in ("rules_version", "engine_version")}} for event in again]
+    return again
 
 
 def _decided(version: int, command) -> list[dict]:

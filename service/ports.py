@@ -116,6 +116,26 @@ class NoLadders:
         return "unrated"
 
 
+class Transparency(Protocol):
+    """The transparency log (service/transparency.py): what a match's end asks of it."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        """Before the append that finishes a match: its leaf is due (the janitor appends it if this process dies)."""
+
+    def record(self, match_id: str, head: str) -> int:
+        """Appends the finished match's head hash as a leaf, once however often asked; its index."""
+
+
+class NoTransparency:
+    """Logs nothing: for tools and tests that do not look at the transparency log."""
+
+    def note_due(self, match_id: str, since: float) -> None:
+        return None
+
+    def record(self, match_id: str, head: str) -> int:
+        return -1
+
+
 class SeekScheduler(Protocol):
     def schedule(self, game: str, version: int) -> None:
         """Arrange for a pairing pass over the game's seek pool soon (a seek arrived: the pool is at `version`)."""

@@ -38,6 +38,7 @@ from service.ladders import LadderService
 from service.matches import MatchService
 from service.seeks import SeekService
 from service.tournaments import TournamentService
+from service.transparency import TransparencyService
 from workers.scheduler import RqBotScheduler, RqTournamentScheduler, waiting
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,15 @@ def sweep_ratings(ladders: LadderService, stall_after: float) -> list[tuple[str,
     done = ladders.rate_due(stall_after)
     for match_id, outcome in done:
         log.warning("janitor: the rating of match %s was due: %s", match_id, outcome)
+    return done
+
+
+def sweep_transparency(transparency: TransparencyService, stall_after: float) -> list[tuple[str, str]]:
+    """Appends the leaves of the matches that finished `stall_after` seconds ago or more and are still due: their
+    process died between the finishing append and the leaf's (service/matches/reactions/transparency.py)."""
+    done = transparency.record_due(stall_after)
+    for match_id, outcome in done:
+        log.warning("janitor: the transparency leaf of match %s was due: %s", match_id, outcome)
     return done
 
 

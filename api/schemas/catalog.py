@@ -20,6 +20,9 @@ class Game(Schema):
     options = fields.List(fields.Nested(Option), required=True)
     actions = fields.Dict(required=True, metadata={"description": "action -> {description, fields}"})
     rules = fields.String(required=True, metadata={"description": "the rules page, as the engine plays them"})
+    rules_version = fields.Integer(required=True, metadata={
+        "description": "the version of the rules new matches are played by, logged in their match_created "
+                       "(docs/fairness.md, Rules versions)"})
 
 
 class Games(Schema):

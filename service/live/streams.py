@@ -40,7 +40,7 @@ class MatchStreams:
         def presented(state: dict, events: list[dict]) -> list[Frame]:
             # once the match is over its whole log is public, the batch that ended it included
             finished = state["status"] == match.FINISHED
-            return [Frame(e["version"], e["type"], present(state["game"], finished, e, seat)) for e in events]
+            return [Frame(e["version"], e["type"], present(state, finished, e, seat)) for e in events]
 
         return log_frames(self._hub, match_id, state, after, self._keep_alive, match.evolve_all, presented,
                           lambda now: self._document(match_id, now, seat), lambda now: now["status"] == match.FINISHED)

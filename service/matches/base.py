@@ -13,8 +13,9 @@ from service.matches.reactions.clocks import Deadlines
 from service.matches.reactions.finished import Finished
 from service.matches.reactions.listing import StatusListing
 from service.matches.reactions.rated import Rated
+from service.matches.reactions.transparency import Logged
 from service.ports import (BotScheduler, Ladders, Metrics, NoLadders, NoMetrics, NoQuota, NoTimers, NoTournaments,
-                           Quota, TournamentScheduler, TurnTimers)
+                           NoTransparency, Quota, TournamentScheduler, Transparency, TurnTimers)
 from service.repository import Current, Repository
 
 RECENT_MATCHES = 500  # folded states remembered per process (service/repository.py), 25-60 KB each
@@ -27,7 +28,8 @@ class MatchBase:
                  recent_matches: int = RECENT_MATCHES, archive_after: float = 0,
                  timers: TurnTimers | None = None, defer=None, tournaments: TournamentScheduler = NoTournaments(),
                  challenge_expiry: float = CHALLENGE_EXPIRY, invitations: Quota = NoQuota(),
-                 metrics: Metrics = NoMetrics(), ladders: Ladders = NoLadders()):
+                 metrics: Metrics = NoMetrics(), ladders: Ladders = NoLadders(),
+                 transparency: Transparency = NoTransparency()):
         """`keep_finished_extras`: seconds a finished match keeps its snapshots and idempotency records
         (a late retry of the last move still gets its first answer); the log and meta are kept.
         `accounts`: None serves no accounts (seat tokens only), as a worker that only plays bots needs.
@@ -42,7 +44,8 @@ class MatchBase:
         `challenge_expiry`: seconds an invited account has to accept before the match is canceled.
         `invitations`: the quota of matches inviting other accounts, per inviting account.
         `metrics`: where moves, appends, bot turns and timeouts are counted.
-        `ladders`: where a rated match is rated when it finishes (service/ladders.py)."""
+        `ladders`: where a rated match is rated when it finishes (service/ladders.py).
+        `transparency`: where a finished match's head hash is logged (service/transparency.py)."""
         self._store = store
         self._accounts = accounts
         self._bots = bots
@@ -57,7 +60,8 @@ class MatchBase:
                                    remembered=recent_matches)
         self._reactions: list[Reaction] = [
             StatusListing(store), BotTurns(store, bots), Deadlines(store, self._timers),
-            Finished(store, tournaments, metrics, clock, keep_finished_extras, archive_after), Rated(ladders)]
+            Finished(store, tournaments, metrics, clock, keep_finished_extras, archive_after), Rated(ladders),
+            Logged(transparency)]
 
     def _load(self, match_id: str, upto: int | None = None) -> Current:
         """The match at `upto` (default: now)."""

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from domain import match
 from domain.bots import BOTS
 from domain.errors import IllegalMove
-from domain.games import get_game
 from domain.lifecycle import ClockSpec, SeatSpec, SeedSource
 from domain.protocol import Move
 from domain.rng import Rng
@@ -112,7 +111,7 @@ class MatchCommands(Callers):
         kind, options = BOTS[bot], state["seats"][seat].get("bot_options", {})
         started = self._clock()
         earlier = {"seen": match.seen(self._store.read(match_id, upto=version), seat)} if kind.remembers else {}
-        move = kind.policy(get_game(state["game"]), match.view(state, seat), seat, match.legal_moves(state, seat),
+        move = kind.policy(match.game_of(state), match.view(state, seat), seat, match.legal_moves(state, seat),
                            rng, **earlier, **options)
         self._sleep(max(0.0, started + kind.think_ms(options) / 1000 - self._clock()))  # a steady think time
         key = f"{seat}:bot:{version}"
@@ -186,7 +185,7 @@ class MatchCommands(Callers):
         self._metrics.move_played(state["game"])
         finished = state["status"] == match.FINISHED
         return {"version": appended.head.version, "status": state["status"], "to_act": match.to_act(state),
-                "events": [present(state["game"], finished, e, seat) for e in appended.events]}
+                "events": [present(state, finished, e, seat) for e in appended.events]}
 
     def _replay(self, match_id, seat, record, request) -> dict:
         """The first answer to a request whose idempotency key was used before."""
@@ -194,11 +193,11 @@ class MatchCommands(Callers):
         if remembered["request"] != request:
             raise Unprocessable("idempotency_key_reused",
                                 "this Idempotency-Key was used for a different request on this match")
-        game = self._meta(match_id)["game"]
+        meta = self._meta(match_id)
         events = self._store.read(match_id, after=remembered["first"] - 1, upto=remembered["last"])
         finished = remembered["status"] == match.FINISHED  # by this move, as the first answer showed them
         return {"version": remembered["last"], "status": remembered["status"], "to_act": remembered["to_act"],
-                "events": [present(game, finished, e, seat) for e in events]}
+                "events": [present(meta, finished, e, seat) for e in events]}
 
     def _append_now(self, match_id: str, current: Current, events: list[dict], now: str | None = None) -> dict:
         """Appends `events` at the time `now` (default: this moment); returns the new state."""
@@ -210,7 +209,8 @@ class MatchCommands(Callers):
     def _append(self, match_id, current, events, state, now, meta=None, idempotency=None):
         """Appends `events`, which make `state`, after `current`'s head, with every reaction's halves around the
         append (reactions/): what the meta says of the match is written in the same step as the events."""
-        meta = {**(meta or {}), "game": state["game"], "status": state["status"],
+        meta = {**(meta or {}), "game": state["game"], "rules_version": str(match.rules_version(state)),
+                "status": state["status"],
                 "to_act": json.dumps(match.to_act(state)), "result": json.dumps(state["result"]),
                 "seats": json.dumps(state["seats"]), "updated_at": repr(self._clock())}
         change = Change(match_id, current.state, state, current.meta, self._clock())

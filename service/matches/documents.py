@@ -21,9 +21,10 @@ def document(match_id: str, state: dict, seat: int | None, rematch: str | None =
     }
 
 
-def present(game_id: str, finished: bool, stored: dict, seat: int | None) -> dict:
-    """A stored event as the caller may see it; the nonce only once the match is over."""
-    shown = match.redact(game_id, finished, stored, seat)
+def present(game_ref: dict, finished: bool, stored: dict, seat: int | None) -> dict:
+    """A stored event as the caller may see it (`game_ref`: the match's state or meta, naming its game and rules);
+    the nonce only once the match is over."""
+    shown = match.redact(game_ref, finished, stored, seat)
     presented = {"version": stored["version"], "type": stored["type"], "data": shown["data"],
                  "time": stored["time"], "prev": stored["prev"], "hash": stored["hash"]}
     if finished:

@@ -57,7 +57,7 @@ class MatchQueries(Callers):
         upto = version if limit is None else min(after + limit, version)
         events = self._store.read(match_id, after=after, upto=upto)
         return {"version": version, "next_after": upto if after < upto < version else None,
-                "events": [present(meta["game"], meta["status"] == match.FINISHED, e, seat) for e in events]}
+                "events": [present(meta, meta["status"] == match.FINISHED, e, seat) for e in events]}
 
     def state_at(self, match_id: str, credential: str | None, version: int, as_seat: int | None = None,
                  full: bool = False) -> dict:
@@ -106,7 +106,7 @@ class MatchQueries(Callers):
                 "exported_for": None if finished else seat, "game": created["game"],
                 "options": created["options"], "seats": seats(json.loads(meta["seats"])),
                 "commitment": created["commitment"], "seed_source": created["seed_source"],
-                "events": events if finished else [present(meta["game"], False, e, seat) for e in events]}
+                "events": events if finished else [present(meta, False, e, seat) for e in events]}
 
     def audit(self, match_id: str) -> dict:
         """The verifier run on the stored log; before the end with the server's secret seed, which it keeps."""

@@ -4,6 +4,7 @@ from api.context import request_memo
 from eventstore.accounts import InMemoryAccountStore
 from eventstore.leaderboards import InMemoryLeaderboardStore
 from eventstore.memory import InMemoryEventStore
+from eventstore.transparency import InMemoryTransparencyStore
 from service.accounts import AccountService
 from service.admin import AdminService
 from service.ladders import LadderService
@@ -11,7 +12,9 @@ from service.live.feed import AccountFeeds
 from service.live.hub import Hub
 from service.live.streams import MatchStreams, TournamentStreams
 from service.seeks import SeekService
+from service.signing import Signer
 from service.tournaments import TournamentService
+from service.transparency import TransparencyService
 from tests.support.service import InlineTournaments, RecordedTournaments, make_service
 
 KEEP_ALIVE_SECONDS = 0.2
@@ -20,17 +23,19 @@ THREE = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": 
 
 
 def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate_limits=None, admin_key=None,
-                metrics_token=None, ladders=None, seeks=None, **service_options):
+                metrics_token=None, ladders=None, seeks=None, transparency=None, **service_options):
     """`tournament_jobs`: the TournamentScheduler (default: one that records and runs nothing); `rate_limits`:
     api.rate_limits.RateLimits (default: none); `admin_key`: the ADMIN_KEY (default: none, admin off);
     `metrics_token`: METRICS_TOKEN (default: none); `ladders`: the LadderService (default: one on `store`);
-    `seeks`: a SeekService (default: one on the same store, pairing by `ladders`' ratings)."""
+    `seeks`: a SeekService (default: one on the same store, pairing by `ladders`' ratings); `transparency`: the
+    TransparencyService (default: one in memory, signing with a key of its own)."""
     store = store or InMemoryEventStore()
     ladders = ladders or LadderService(store, InMemoryLeaderboardStore())
     accounts = accounts or AccountService(InMemoryAccountStore(), memo=request_memo)
     jobs = tournament_jobs if tournament_jobs is not None else RecordedTournaments()
+    transparency = transparency or TransparencyService(InMemoryTransparencyStore(), store, Signer.generated())
     service = make_service(bots, store=store, accounts=accounts, tournaments=jobs, ladders=ladders,
-                           **service_options)
+                           transparency=transparency, **service_options)
     hub = Hub(store)
     streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
     feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
@@ -43,7 +48,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
     app = create_app(service, lambda: True, max_body_bytes=4096, streams=streams, accounts=accounts, feeds=feeds,
                      tournaments=tournaments, rate_limits=rate_limits, metrics_token=metrics_token,
                      tournament_streams=TournamentStreams(tournaments, hub, KEEP_ALIVE_SECONDS), admin=admin,
-                     ladders=ladders, seeks=seeks)
+                     ladders=ladders, seeks=seeks, transparency=transparency)
     return app.test_client()
 
 

@@ -45,7 +45,8 @@ def first_of(events, kind):
 def test_a_finished_match_verifies_completely(finished_export):
     verdict = verify_export(finished_export)
     assert verdict.ok and verdict.complete and verdict.first_bad_event is None
-    assert verdict.checked == ["hash chain", "seed commitment", "deal and shuffles", "every move", "result"]
+    assert verdict.checked == ["hash chain", "seed commitment", "by mantis rules version 1, engine version 1",
+                               "deal and shuffles", "every move", "result"]
 
 
 def swap_draw_cards(events):

@@ -13,19 +13,21 @@ from domain.rng import Rng
 from eventstore.chain import canonical
 
 PINNED = {  # (game, players, its options as JSON): the digest
+    # every pin renewed on 2026-11-29, deliberately: match_created logs the rules and engine versions; without those
+    # two fields each log gives the digest pinned before (the game's events unchanged)
     # Mantis pinned again on 2026-11-28, deliberately: its greedy's weights were tuned (docs/bots.md)
-    ("mantis", 2, "{}"): "3d08364af311f2e31bf6d05524ed5c69905865b5d89a1f610744289675a6389e",
-    ("mantis", 3, "{}"): "1723270cac1321e554eff165105512a6fcdef9dfafcf2dfa21ce4188a2843520",
+    ("mantis", 2, "{}"): "2c336476a186da3a65999b7febb66d91d541a180a4845ff609da229e9a7490d6",
+    ("mantis", 3, "{}"): "047eb4b137d92db9a02eb597f821cf15bbe5976d80a54802659d27f5c7592601",
     # Blockers, 9STAX and FlipOut pinned again on 2026-11-28, deliberately: greedy breaks a tie by one draw
     # among the tied (protocol.highest), not one draw a legal move (Blockers: half a draw added to each
     # take's whole-number weight); the same choice in law, one number instead of hundreds (Mantis's greedy
     # too, whose pinned matches above met no tie, so kept their digests)
-    ("blockers", 2, "{}"): "30ed6b714ce1f4c0f46989a5fead06d1eb020f1656c3be13f58c7274efb54a8d",
-    ("9stax", 3, "{}"): "73f352f539b6d18f4c7d086659de3766ea4f7624c697d6f2cd47e0991e58e0de",
-    ("flipout", 2, "{}"): "68463ce9cea73eee5cf56c7fcbad2cbb171660ab4b14175c8ffdce5c4af40a22",
-    ("flipout", 5, "{}"): "a390d2a36bc42e8e9cde8abad1749076d01b5438093438c88e3f911036229924",
+    ("blockers", 2, "{}"): "e299719e7baa00461acd853e20a7d4d4cb5e61434ec84dd46d032d92df076ad5",
+    ("9stax", 3, "{}"): "4b6d50d1863a2149a654331d1d5e809fefccf52a2aff09a73297b23d8d93162d",
+    ("flipout", 2, "{}"): "8127e090092559de5c1709a5ef2019e764c4ceee62531dd30d134352e1553305",
+    ("flipout", 5, "{}"): "40a8b52285e14a823f9c7545b73e304ffc377d5f680b098f0169420a46a7b909",
     # with FlipOut greedy's tuned token_deck (tokens spent at once: docs/bots.md)
-    ("flipout", 2, '{"tokens": true}'): "06faf6057621d1e05c70fc7e34a47f99dac8c782918020e9aab513ebee7c676f",
+    ("flipout", 2, '{"tokens": true}'): "27737daa16dd7372983ed233d6c05e2fd9ca087c311201d6c04aaceec0d56818",
 }
 
 

@@ -272,7 +272,7 @@ def test_no_view_or_redacted_event_shows_an_unflipped_front_or_another_seats_sco
             for seat in [None, *range(players)]:
                 assert {str(c) for c in cards_in(mantis.view(game, seat))} <= visible_to(game, seat)
                 for event in log[seen_events:]:
-                    shown = match.redact("mantis", False, event, seat)
+                    shown = match.redact({"game": "mantis"}, False, event, seat)
                     flipped = [shown["data"]["card"]] if "card" in shown["data"] else []
                     assert {str(c) for c in cards_in(shown)} <= visible_to(game, seat) | {str(c) for c in flipped}
             seen_events = len(log)

@@ -9,6 +9,7 @@ to have happened (it never runs for a refused append). Every command's change go
 from dataclasses import dataclass
 from typing import Protocol
 
+from domain import match
 from eventstore.base import Head
 
 
@@ -29,3 +30,8 @@ class Reaction(Protocol):
 
     def after(self, change: Change, head: Head) -> None:
         """Acts once the change is appended, at `head`."""
+
+
+def finishes(change: Change) -> bool:
+    """The change ends the match (it was not finished before)."""
+    return change.after["status"] == match.FINISHED and (change.before or {}).get("status") != match.FINISHED

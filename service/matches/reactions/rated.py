@@ -1,10 +1,9 @@
 """A rated match that finishes is rated on its ladder (service/ladders.py). Noted due before the append that ends
 it, rated after: a process that dies in between leaves the note, which the janitor's `rate_due` reads; rating
 twice is refused by the ladder's log itself (the match's id is the append's idempotency key)."""
-from domain import match
 from eventstore.base import Head
 from eventstore.clock import utc_at
-from service.matches.reactions import Change
+from service.matches.reactions import Change, finishes
 from service.ports import Ladders
 
 
@@ -22,5 +21,4 @@ class Rated:
 
 
 def _finishes_rated(change: Change) -> bool:
-    return (change.after.get("rated", False) and change.after["status"] == match.FINISHED
-            and (change.before or {}).get("status") != match.FINISHED)
+    return change.after.get("rated", False) and finishes(change)
