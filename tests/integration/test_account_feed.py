@@ -39,9 +39,9 @@ def service(store, accounts):
 
 
 @pytest.fixture
-def feeds(accounts, store):
+def feeds(accounts, store, service):
     hub = Hub(store, block_seconds=2)
-    yield AccountFeeds(accounts, store, hub, keep_alive_seconds=1, poll_seconds=0.05)
+    yield AccountFeeds(accounts, service, store, hub, keep_alive_seconds=1, poll_seconds=0.05)
     hub.close()
 
 
@@ -103,7 +103,7 @@ def test_a_new_match_is_announced_and_an_owed_turn_is_told_again_on_reconnecting
 
 def test_a_new_match_is_announced_by_the_wake_up_of_the_accounts_index_not_by_the_poll(service, accounts, store):
     hub = Hub(store, block_seconds=2)
-    feeds = AccountFeeds(accounts, store, hub, keep_alive_seconds=0.5, poll_seconds=3600)  # the poll never comes
+    feeds = AccountFeeds(accounts, service, store, hub, keep_alive_seconds=0.5, poll_seconds=3600)  # the poll never comes
     (seated, seated_key), (creator, creator_key) = register(accounts), register(accounts)
     accounts.set_challenges(seated_key, "auto")
     feed = feeds.open(seated_key)
