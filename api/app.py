@@ -21,11 +21,13 @@ from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.metrics import add_metrics, instrument
-from api.schemas.errors import Error
+from api.schemas import streams as stream_schemas
+from api.schemas.common import referenced
+from api.schemas.errors import Error, Refusals
 from api.schemas.games import components
 from api.schemas.matches import ClockSpec
-from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, new_match_schema,
-                                   new_seat_schema)
+from api.schemas import new_match
+from api.schemas.new_match import NOT_A_CLOCK
 from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.seeks import seek_routes
 from api.streams import streams as stream_routes
@@ -120,7 +122,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.admin"] = admin
     app.extensions["cardroom.ladders"] = ladders
     app.extensions["cardroom.seeks"] = seeks
-    api = CardroomApi(app)
+    api = CardroomApi(app, spec_kwargs={"extra_plugins": [Refusals()]})
+    api.ma_plugin.converter.add_attribute_function(referenced)
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
                                                                      "or the key of the account holding the seat"})
@@ -131,13 +134,17 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     for game in GAMES.values():
         for name, schema in components(game.INFO).items():
             api.spec.components.schema(name, schema)
-    api.spec.components.schema(NEW_SEAT, new_seat_schema())
-    api.spec.components.schema(NEW_CLOCK, clock_schema())
+    for name, schema in new_match.components().items():  # the body of POST /v1/matches, game by game
+        api.spec.components.schema(name, schema)
     # a tournament's body documents its clock by the schema that reads it, with the match's rule added
     api.spec.components.schema("ClockSpec", {"not": NOT_A_CLOCK}, schema=ClockSpec)
-    api.spec.components.schema(NEW_MATCH, new_match_schema())
     api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
     api.spec.components.schema("PlayAnswer", schema=PlayAnswer)
+    for name, described in stream_schemas.components().items():  # the streams' frames and the log's events
+        if isinstance(described, dict):
+            api.spec.components.schema(name, described)
+        else:
+            api.spec.components.schema(name, schema=described)
     for blueprint in (games, bots, matches, health):
         api.register_blueprint(blueprint)
     if streams is not None:

@@ -8,7 +8,7 @@ from api.context import credential
 from api.etags import Blueprint
 from api.matches import links
 from api.schemas.common import StreamQuery
-from api.streams import NDJSON, SSE, SSE_EVENT, resume_point, stream_response
+from api.streams import NDJSON, SSE, resume_point, sse_body, stream_response
 from api.schemas.tournaments import CreateTournament, Standings, Tournament, TournamentExport, TournamentPage, TournamentQuery
 from service.live.streams import TournamentStreams
 from service.tournaments import TournamentService
@@ -114,7 +114,8 @@ class TournamentStream(MethodView):
         "description": "Every event of the tournament's log after the version resumed from, each run followed by "
                        "the tournament document (type `tournament`); without a resume point the document comes "
                        "first. It ends after tournament_finished.",
-        "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
+        "content": {NDJSON: {"schema": {"type": "object"}},
+                    SSE: {"schema": sse_body("frame (the tournament document or an event)", "the version")}}}})
     def get(self, query, tournament_id):
         """The tournament live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         return stream_response(streams().open(tournament_id, resume_point(query)), "stream")

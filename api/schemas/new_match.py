@@ -6,10 +6,15 @@ holds it to that).
 A game's player range may depend on a choice (Mantis compact seats 2 to 4, classic 2 to 6). Rather than
 copy such rules here, the range of each combination of choices is asked from the game's own `options`;
 combinations that differ get an alternative each.
+
+Every alternative is a component of its own (`components`): generators name an inline alternative by its place
+(`NewSeat_type_3`) and openapi-python-client then made two models of one name and dropped both, and with them
+`create_match`.
 """
 from itertools import product
 
 from api.schemas.common import MAX_SEATS, NAME as NAME_LENGTH, RATED as RATED_DOC, SEED as SEED_LENGTH
+from api.schemas.games import schema_name
 from domain import clock
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
@@ -32,7 +37,18 @@ NOT_A_CLOCK = {**NO_LIMIT, "description": "neither a per-move limit nor a bank"}
 REQUEST_BODY = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{NEW_MATCH}"}}}}
 
 
-def new_seat_schema() -> dict:
+def components() -> dict[str, dict]:
+    """The body of POST /v1/matches as named schemas: NewMatch, NewSeat, NewClock and their alternatives."""
+    seats, matches = seat_alternatives(), match_alternatives()
+    return {**seats, NEW_SEAT: {"description": "a seat of a new match", "oneOf": [_ref(name) for name in seats]},
+            NEW_CLOCK: clock_schema(), **matches, NEW_MATCH: new_match_schema(list(matches))}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def seat_alternatives() -> dict[str, dict]:
     """A seat: a human {name}, an account's {account}, an open seat {open: true} filled by joining, or a bot
     {bot, bot_options}."""
     no = {"type": "boolean", "enum": [False]}
@@ -45,23 +61,31 @@ def new_seat_schema() -> dict:
     bots = [_object(f"a {kind} bot", {"bot": {"type": "string", "enum": [kind]}, "name": NAME, "open": no,
                                       "bot_options": _options_schema(bot.published_options, {})}, ["bot"])
             for kind, bot in BOTS.items()]
-    return {"description": "a seat of a new match", "oneOf": [human, owned, vacant, *bots]}
+    return {"NewHumanSeat": human, "NewAccountSeat": owned, "NewOpenSeat": vacant,
+            **{f"New{schema_name(kind)}BotSeat": seat for kind, seat in zip(BOTS, bots)}}
 
 
-def new_match_schema() -> dict:
+def new_match_schema(alternatives: list[str]) -> dict:
     return {"description": "a new match: one alternative per game (and per choice that changes its seats)",
-            "oneOf": [alternative for game in GAMES.values() for alternative in _alternatives(game)],
+            "oneOf": [_ref(name) for name in alternatives],
             "anyOf": [{"description": "no seed", "not": {"required": ["seed"]}}, SEED_OWNER_PLAYS_EVERY_SEAT]}
 
 
-def _alternatives(game) -> list[dict]:
+def match_alternatives() -> dict[str, dict]:
+    """NewMatch<Game>, or NewMatch<Game><Choice> for each choice that changes the game's seats."""
+    return {name: schema for game in GAMES.values() for name, schema in _alternatives(game).items()}
+
+
+def _alternatives(game) -> dict[str, dict]:
     info = game.INFO
     chosen = [option for option in info.options if option.choices]
     combinations = [dict(zip((o.name for o in chosen), values)) for values in product(*(o.choices for o in chosen))]
     ranges = {tuple(_player_range(game, choice)) for choice in combinations}
+    name = f"NewMatch{schema_name(info.id)}"
     if len(ranges) == 1:
-        return [_alternative(info, {}, *ranges.pop())]
-    return [_alternative(info, choice, *_player_range(game, choice)) for choice in combinations]
+        return {name: _alternative(info, {}, *ranges.pop())}
+    return {name + "".join(schema_name(str(value)) for value in choice.values()):
+            _alternative(info, choice, *_player_range(game, choice)) for choice in combinations}
 
 
 def _alternative(info, choice: dict, fewest: int, most: int) -> dict:
