@@ -115,7 +115,7 @@ class TournamentStream(MethodView):
                        "the tournament document (type `tournament`); without a resume point the document comes "
                        "first. It ends after tournament_finished.",
         "content": {NDJSON: {"schema": {"type": "object"}},
-                    SSE: {"schema": sse_body("frame (the tournament document or an event)", "the version")}}}})
+                    SSE: sse_body("frame (the tournament document or an event)", "the version")}}})
     def get(self, query, tournament_id):
         """The tournament live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         return stream_response(streams().open(tournament_id, resume_point(query)), "stream")
