@@ -22,11 +22,13 @@ from api.json_provider import OrjsonProvider
 from api.rate_limits import RateLimits, limit_by_caller
 from api.matches import matches
 from api.metrics import add_metrics, instrument
-from api.schemas.errors import Error
+from api.schemas import streams as stream_schemas
+from api.schemas.common import referenced
+from api.schemas.errors import Error, Refusals
 from api.schemas.games import components
 from api.schemas.matches import ClockSpec
-from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, clock_schema, entrant_schema,
-                                   new_match_schema, new_seat_schema)
+from api.schemas import new_match
+from api.schemas.new_match import NOT_A_CLOCK, entrant_schema
 from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.schemas.seeks import CreateSeek, seek_rules
 from api.schemas.tournaments import CreateTournament, EntrantSpec, tournament_rules
@@ -84,19 +86,7 @@ class CardroomApi(Api):
 
     def _init_spec(self, *args, **kwargs):
         super()._init_spec(*args, **kwargs)
-        self.ma_plugin.converter.add_attribute_function(nullable_reference)
-
-
-# apispec's OpenAPI 3.0 form of a nullable nested schema: its alternative admits any object, not only null
-ANY_OBJECT_OR_NULL = {"type": "object", "nullable": True}
-
-
-def nullable_reference(converter, field, ret, **kwargs) -> dict:
-    """A nullable nested schema as 'this schema, or null': oneOf [schema] with nullable, as api/schemas/games.py
-    writes the views' nullable parts."""
-    if not field.allow_none or ANY_OBJECT_OR_NULL not in ret.get("anyOf", []):
-        return {}
-    return {"oneOf": [schema for schema in ret.pop("anyOf") if schema != ANY_OBJECT_OR_NULL], "nullable": True}
+        self.ma_plugin.converter.add_attribute_function(referenced)
 
 
 def create_app(service: MatchService, health_check, max_body_bytes: int = 65536, cors_origins=("*",),
@@ -143,7 +133,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     app.extensions["cardroom.ladders"] = ladders
     app.extensions["cardroom.seeks"] = seeks
     app.extensions["cardroom.transparency"] = transparency
-    api = CardroomApi(app)
+    api = CardroomApi(app, spec_kwargs={"extra_plugins": [Refusals()]})
     api.spec.components.security_scheme("seatToken", {"type": "http", "scheme": "bearer",
                                                       "description": "the seat token from creating or joining, "
                                                                      "or the key of the account holding the seat"})
@@ -154,17 +144,21 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     for game in GAMES.values():
         for name, schema in components(game.INFO).items():
             api.spec.components.schema(name, schema)
-    api.spec.components.schema(NEW_SEAT, new_seat_schema())
-    api.spec.components.schema(NEW_CLOCK, clock_schema())
+    for name, schema in new_match.components().items():  # the body of POST /v1/matches, game by game
+        api.spec.components.schema(name, schema)
     # a tournament's body documents its clock by the schema that reads it, with the match's rule added
     api.spec.components.schema("ClockSpec", {"not": NOT_A_CLOCK}, schema=ClockSpec)
-    api.spec.components.schema(NEW_MATCH, new_match_schema())
     # the seek's and the tournament's bodies: their schemas' fields, and the rules between the fields
     api.spec.components.schema("EntrantSpec", entrant_schema(), schema=EntrantSpec)
     api.spec.components.schema("CreateTournament", tournament_rules(), schema=CreateTournament)
     api.spec.components.schema("CreateSeek", seek_rules(), schema=CreateSeek)
     api.spec.components.schema("PlayMessage", schema=PlayMessage)  # the play socket's messages
     api.spec.components.schema("PlayAnswer", schema=PlayAnswer)
+    for name, described in stream_schemas.components().items():  # the streams' frames and the log's events
+        if isinstance(described, dict):
+            api.spec.components.schema(name, described)
+        else:
+            api.spec.components.schema(name, schema=described)
     for blueprint in (games, bots, matches, archive, health):
         api.register_blueprint(blueprint)
     if streams is not None:

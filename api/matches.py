@@ -7,6 +7,7 @@ from api.context import IDEMPOTENCY_KEY_PATTERN, idempotency_key, credential, se
 from api.etags import Blueprint
 from api.schemas import new_match
 from api.schemas.audit import Audit, Export
+from api.schemas.errors import refusals
 from api.schemas.matches import (CreateMatch, Events, EventsQuery, Invite, JoinMatch, Joined, LegalMoves, Match,
                                  MatchPage, MatchQuery, MoveRequest, Moved, StateQuery, Steps)
 
@@ -19,6 +20,17 @@ CREATED_MATCH = {"match_id": "$response.body#/id"}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN.pattern},
                    "description": "a retried request with the same key returns the first answer and appends nothing"}
+
+
+NOT_FOUND = "match_not_found"
+TOKEN_REJECTED = "token_rejected: the token or key is no seat's of this match"
+RATE_LIMITED = "rate_limited: past LIMIT_{} for your account or address"
+IN_THE_WAY = "busy: the match kept changing; try again"
+READ = {403: [TOKEN_REJECTED], 404: [NOT_FOUND]}  # a read for the caller's seat
+SEAT = {401: ["token_required: send the seat's token or the account's key"], 403: [TOKEN_REJECTED],
+        404: [NOT_FOUND]}  # an action of the caller's seat
+INVITED = {401: ["key_required", "key_rejected"], 403: ["not_invited: the account has no invitation pending here"],
+           404: [NOT_FOUND]}
 
 
 def links(status: int, **found: tuple[str, dict]) -> dict:
@@ -46,6 +58,12 @@ class MatchList(MethodView):
 
     @matches.arguments(CreateMatch, example=examples.CREATE_MATCH)
     @matches.response(201, Match, example=examples.CREATED)
+    @matches.doc(**refusals({
+        401: ["key_rejected: not a current account key"],
+        403: ["account_disabled", "challenge_refused: an account seated does not take challenges from you"],
+        404: ["account_not_found"],
+        409: ["too_many_open_matches: an account seated holds MAX_OPEN_MATCHES unfinished matches"],
+        429: [RATE_LIMITED.format("CREATE"), "rate_limited: past LIMIT_CHALLENGES, inviting other accounts"]}))
     @matches.doc(security=SEAT_TOKEN, operationId="createMatch", requestBody=new_match.REQUEST_BODY,
                  description=new_match.unstated(new_match.UNSTATED_MATCH_RULES), **links(
         201, match=("getMatch", CREATED_MATCH), join=("joinMatch", CREATED_MATCH),
@@ -60,6 +78,7 @@ class MatchList(MethodView):
 class MatchDetail(MethodView):
     @matches.etag
     @matches.response(200, Match, example=examples.MATCH, dump=False)
+    @matches.doc(**refusals(READ))
     @matches.doc(security=SEAT_TOKEN, operationId="getMatch")
     def get(self, match_id):
         """The match as the caller may see it: a seat's view with its token, the spectator view without.
@@ -73,6 +92,12 @@ class MatchDetail(MethodView):
 class MatchJoin(MethodView):
     @matches.arguments(JoinMatch)
     @matches.response(201, Joined)
+    @matches.doc(**refusals({
+        401: ["name_or_key_required: send a name, or join with an account key"],
+        404: [NOT_FOUND],
+        409: ["match_not_waiting: no seat is open", "account_already_seated",
+              "too_many_open_matches: the account holds MAX_OPEN_MATCHES unfinished matches", IN_THE_WAY],
+        429: [RATE_LIMITED.format("JOIN")]}))
     @matches.doc(security=SEAT_TOKEN, operationId="joinMatch", **links(201, match=("getMatch", THIS_MATCH),
                                                    legal_moves=("getLegalMoves", THIS_MATCH)))
     def post(self, body, match_id):
@@ -84,6 +109,7 @@ class MatchJoin(MethodView):
 @matches.route("/<match_id>/accept")
 class MatchAccept(MethodView):
     @matches.response(200, Match)
+    @matches.doc(**refusals(INVITED))
     @matches.doc(security=[{"accountKey": []}], operationId="acceptChallenge",
                  **links(200, legal_moves=("getLegalMoves", THIS_MATCH)))
     def post(self, match_id):
@@ -95,6 +121,7 @@ class MatchAccept(MethodView):
 @matches.route("/<match_id>/decline")
 class MatchDecline(MethodView):
     @matches.response(200, Match)
+    @matches.doc(**refusals(INVITED))
     @matches.doc(security=[{"accountKey": []}], operationId="declineChallenge")
     def post(self, match_id):
         """Decline the invitation of your account to this match: the match is canceled (no cards were dealt)."""
@@ -132,6 +159,7 @@ class MatchInvite(MethodView):
 @matches.route("/<match_id>/leave")
 class MatchLeave(MethodView):
     @matches.response(200, Match)
+    @matches.doc(**refusals({**SEAT, 409: ["match_started: the deal is done (resign instead)", IN_THE_WAY]}))
     @matches.doc(security=[{"seatToken": []}], operationId="leaveMatch")
     def post(self, match_id):
         """Give your seat up before the match starts (409 match_started after the deal): it is open again and
@@ -142,6 +170,7 @@ class MatchLeave(MethodView):
 @matches.route("/<match_id>/resign")
 class MatchResign(MethodView):
     @matches.response(200, Match)
+    @matches.doc(**refusals({**SEAT, 409: ["match_finished", "match_not_started: leave instead", IN_THE_WAY]}))
     @matches.doc(security=[{"seatToken": []}], operationId="resignMatch")
     def post(self, match_id):
         """Resign: your seat is out and cannot win; with one seat left in it wins, else the others play on
@@ -154,6 +183,7 @@ class MatchResign(MethodView):
 class MatchLegalMoves(MethodView):
     @matches.etag
     @matches.response(200, LegalMoves, example=examples.LEGAL_MOVES)
+    @matches.doc(**refusals(SEAT))
     @matches.doc(security=[{"seatToken": []}], operationId="getLegalMoves",
                  **links(200, move=("makeMove", THIS_MATCH)))
     def get(self, match_id):
@@ -166,6 +196,10 @@ class MatchLegalMoves(MethodView):
 class MatchMoves(MethodView):
     @matches.arguments(MoveRequest, example=examples.MOVE)
     @matches.response(201, Moved, example=examples.MOVED, dump=False)
+    @matches.doc(**refusals({**SEAT,
+        409: ["version_conflict: the match is not at expected_version (current_version says where it is); with "
+              "an Idempotency-Key already used for this move, the first answer comes instead"],
+        429: [RATE_LIMITED.format("MOVES")]}))
     @matches.doc(security=[{"seatToken": []}], operationId="makeMove", parameters=[IDEMPOTENCY_KEY], **links(
         201, match=("getMatch", THIS_MATCH),
         events=("getEvents", {**THIS_MATCH, "after": "$request.body#/expected_version"})))
@@ -176,6 +210,7 @@ class MatchMoves(MethodView):
 
     @matches.etag
     @matches.response(200, Steps)
+    @matches.doc(**refusals({404: [NOT_FOUND]}))
     @matches.doc(operationId="listMoves")
     def get(self, match_id):
         """Every move so far, in order: the steps to replay a match by. Each step names the version it was
@@ -189,6 +224,7 @@ class MatchEvents(MethodView):
     @matches.etag
     @matches.arguments(EventsQuery, location="query")
     @matches.response(200, Events)
+    @matches.doc(**refusals(READ))
     @matches.doc(security=SEAT_TOKEN, operationId="getEvents",
                  **links(200, next_page=("getEvents", {**THIS_MATCH, "after": "$response.body#/next_after"})))
     def get(self, query, match_id):
@@ -203,6 +239,7 @@ class MatchState(MethodView):
     @matches.etag
     @matches.arguments(StateQuery, location="query")
     @matches.response(200, Match)
+    @matches.doc(**refusals({**READ, 404: [NOT_FOUND, "version_not_found"]}))
     @matches.doc(security=SEAT_TOKEN, operationId="getState")
     def get(self, query, match_id):
         """The caller's view of the match as it was at `version` (time travel). Once the match is finished,
@@ -214,6 +251,7 @@ class MatchState(MethodView):
 @matches.route("/<match_id>/export")
 class MatchExport(MethodView):
     @matches.response(200, Export)
+    @matches.doc(**refusals(READ))
     @matches.doc(security=SEAT_TOKEN, operationId="exportMatch")
     def get(self, match_id):
         """Everything `cardroom verify` needs, in one document: complete after the end, your redaction before."""
@@ -224,6 +262,7 @@ class MatchExport(MethodView):
 class MatchAudit(MethodView):
     @matches.etag
     @matches.response(200, Audit)
+    @matches.doc(**refusals({404: [NOT_FOUND]}))
     @matches.doc(operationId="auditMatch")
     def get(self, match_id):
         """The server runs the offline verifier on the stored log (before the end with its secret seed)."""

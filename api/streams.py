@@ -7,40 +7,63 @@ from flask_smorest import Blueprint
 
 from api.context import credential
 from api.schemas.common import LARGEST, StreamQuery
+from api.schemas.errors import refusals
 from observability.metrics import held_open
 from service.errors import ServiceError
 from service.live.streams import Frame, MatchStreams
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
-RETRY_MS = 2000
-VERSION_DIGITS = 16  # the largest version, 2**53 - 1, has 16 digits  # how long an SSE client waits before it reconnects
+RETRY_MS = 2000  # how long an SSE client waits before it reconnects
+VERSION_DIGITS = 16  # the largest version, 2**53 - 1, has 16 digits
 # no cache or proxy may hold frames back; a compressor must pass the response through (see api/app.py)
 HEADERS = {"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"}
 
-SSE_EVENT = {"type": "object", "description": "one event of the stream; `data` is the JSON object an NDJSON "
-                                            "line carries: the match document or an event as GET .../events shows it",
-             "properties": {"id": {"type": "string", "description": "the version: resume after it"},
-                            "event": {"type": "string", "description": "`match`, or the event's type"},
-                            "data": {"type": "string"}, "retry": {"type": "integer"}}}
+
+
+def sse_body(frame: str, resume: str) -> dict:
+    """A text/event-stream body whose frames are `frame` (a component's name, or words); `resume`: what an id is.
+    Each event is described by `itemSchema`, as OpenAPI 3.2 says it and as schemathesis reads it whatever the
+    document's version (tests/unit/test_api_fuzz.py checks every event against it); no `schema`, which generators
+    would read the whole body by (openapi-python-client made a model of it and failed on the text)."""
+    return {"itemSchema": {
+        "type": "object", "description": f"one Server-Sent Event: `data` is one {frame} as JSON, `event` its `type`, "
+                                         f"`id` {resume}; a comment line is a keep-alive; `retry: {RETRY_MS}` first",
+        "properties": {"id": {"type": "string"}, "event": {"type": "string"}, "data": {"type": "string"},
+                       "retry": {"type": "integer"}}}}
+
+
+def stream_content(frame: str, resume: str) -> dict:
+    """A stream's 200 content: NDJSON, one `frame` a line (an empty line is a keep-alive), or SSE."""
+    return {NDJSON: {"schema": {"$ref": f"#/components/schemas/{frame}"}}, SSE: sse_body(frame, resume)}
+
+
+def last_event_id_header(resume: str) -> dict:
+    """The Last-Event-ID header parameter (the route's: flask-smorest replaces an operation's parameters with its
+    query's)."""
+    return {"in": "header", "name": "Last-Event-ID", "required": False,
+            "schema": {"type": "string", "pattern": "^[0-9]*$", "maxLength": VERSION_DIGITS},
+            "description": f"resume after this {resume} (an SSE client sends it when it reconnects; it wins over "
+                           "`after`); empty: as without it"}
+
 
 streams = Blueprint("streams", __name__, url_prefix="/v1/matches",
                     description="Live streams of a match's events, for the caller's seat (docs/streams.md).")
 
 
-@streams.route("/<match_id>/stream")
+@streams.route("/<match_id>/stream", parameters=[last_event_id_header("version")])
 class MatchStream(MethodView):
     @streams.arguments(StreamQuery, location="query")
-    @streams.doc(security=[{"seatToken": []}, {}], operationId="streamMatch", parameters=[{
-        "in": "header", "name": "Last-Event-ID", "required": False,
-        "schema": {"type": "string", "pattern": "^[0-9]*$", "maxLength": VERSION_DIGITS},
-        "description": "resume after this version (an SSE client sends it when it reconnects); empty: from the "
-                       "start"}], responses={
+    @streams.doc(**refusals({
+        400: ["invalid_last_event_id: Last-Event-ID is not a version"],
+        403: ["token_rejected: the token is no seat's of this match"],
+        404: ["match_not_found", "version_not_found: the match has not reached the version resumed after"]}))
+    @streams.doc(security=[{"seatToken": []}, {}], operationId="streamMatch", responses={
         "200": {"description": "Every event after the version resumed from, as GET .../events shows it, each "
                                "run of events followed by the match document (type `match`: GET /v1/matches/<id> "
                                "plus `legal_moves` for the caller's seat); without a resume point the document "
                                "comes first. It ends with the document after match_finished. A keep-alive "
                                "whenever nothing happened for a while.",
-                "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
+                "content": stream_content("MatchStreamFrame", "the version: resume after it")}})
     def get(self, query, match_id):
         """The match live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         return stream_response(match_streams().open(match_id, credential(), resume_point(query)), "stream")

@@ -11,7 +11,7 @@ from api.schemas.common import StreamQuery
 from api.schemas.new_match import unstated
 from api.schemas.tournaments import (UNSTATED_TOURNAMENT_RULES, CreateTournament, Standings, Tournament,
                                      TournamentExport, TournamentPage, TournamentQuery)
-from api.streams import NDJSON, SSE, SSE_EVENT, resume_point, stream_response
+from api.streams import NDJSON, SSE, resume_point, sse_body, stream_response
 from service.live.streams import TournamentStreams
 from service.tournaments import TournamentService
 
@@ -116,7 +116,8 @@ class TournamentStream(MethodView):
         "description": "Every event of the tournament's log after the version resumed from, each run followed by "
                        "the tournament document (type `tournament`); without a resume point the document comes "
                        "first. It ends after tournament_finished.",
-        "content": {SSE: {"schema": SSE_EVENT}, NDJSON: {"schema": {"type": "object"}}}}})
+        "content": {NDJSON: {"schema": {"type": "object"}},
+                    SSE: sse_body("frame (the tournament document or an event)", "the version")}}})
     def get(self, query, tournament_id):
         """The tournament live: Server-Sent Events, or NDJSON with 'Accept: application/x-ndjson'."""
         return stream_response(streams().open(tournament_id, resume_point(query)), "stream")

@@ -208,7 +208,7 @@ def build_app(config: Settings):
     # one hub per process: its reader takes one connection of the pool for its XREAD BLOCK
     hub = Hub(built.store, outage=RedisOutage(logging.getLogger("cardroom.hub"), "stream_hub"))
     streams = MatchStreams(built.matches, hub, config.keep_alive)
-    feeds = AccountFeeds(built.accounts, built.store, hub, config.keep_alive, config.feed_poll)
+    feeds = AccountFeeds(built.accounts, built.matches, built.store, hub, config.keep_alive, config.feed_poll)
     admin = AdminService(built.matches, built.accounts, built.bot_scheduler, config.admin_key, config.stall_after,
                          config.bot_turn_expiry, built.ladders, built.seeks)
     bot_queue = built.bot_queue
@@ -243,7 +243,7 @@ def build_docs_app():
     seeks = SeekService(store, service, accounts, NoSeekPasses(), ratings=ladders.rating_of)
     transparency = TransparencyService(InMemoryTransparencyStore(), store, None)
     return create_app(service, lambda: True, streams=MatchStreams(service, hub, keep_alive_seconds=10),
-                      accounts=accounts, feeds=AccountFeeds(accounts, store, hub, keep_alive_seconds=10),
+                      accounts=accounts, feeds=AccountFeeds(accounts, service, store, hub, keep_alive_seconds=10),
                       tournaments=tournaments,
                       tournament_streams=TournamentStreams(tournaments, hub, keep_alive_seconds=10),
                       admin=AdminService(service, accounts, NoBots(), None, stall_after=5, give_up_after=3600,

@@ -1,7 +1,8 @@
 """A match's export and its audit (GET .../export, POST /v1/audit)."""
 from marshmallow import Schema, fields
 
-from api.schemas.matches import Event, Seat
+from api.schemas.common import Reference
+from api.schemas.matches import Seat
 
 
 class Export(Schema):
@@ -17,7 +18,7 @@ class Export(Schema):
     seats = fields.List(fields.Nested(Seat), required=True)
     commitment = fields.String(required=True)
     seed_source = fields.String(required=True)
-    events = fields.List(fields.Nested(Event), required=True)
+    events = fields.List(Reference("Event"), required=True)
 
 
 class Audit(Schema):

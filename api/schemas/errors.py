@@ -1,4 +1,7 @@
 """Every error's body (api/errors.py)."""
+from copy import deepcopy
+
+from apispec import BasePlugin
 from marshmallow import Schema, fields
 
 from api.schemas.catalog import READINESS_CHECKS
@@ -19,3 +22,40 @@ class Error(Schema):
     retry_after = fields.Integer(metadata={"description": "with 429 rate_limited: seconds until the limit that "
                                                           "was hit resets; with 503: seconds to wait before a "
                                                           "retry (also the Retry-After header)"})
+
+
+RETRY_AFTER = {"description": "seconds to wait before a retry", "schema": {"type": "integer", "minimum": 1}}
+ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+WAITS = (429, 503)  # the refusals that carry Retry-After
+# What every operation may be answered besides its own, and why (api/errors.py, bootstrap/gunicorn_worker.py)
+TOO_MANY = "too_many_connections: this address holds MAX_CONNECTIONS_PER_ADDRESS connections in the worker"
+REDIS_UNREACHABLE = "redis_unreachable: the event store cannot be reached; retry after Retry-After"
+# the paths whose operations read or write the store (the catalog of games and bots does not)
+STORE_PATHS = ("/v1/matches", "/v1/accounts", "/v1/tournaments", "/v1/seeks", "/v1/ratings", "/v1/admin")
+
+
+def refusal(status: int, *reasons: str) -> dict:
+    """An error response of the operation: the Error schema, the `reason`s it may carry (each 'reason: why'),
+    and Retry-After when the client should wait."""
+    return deepcopy({"description": "; ".join(reasons), "content": ERROR_CONTENT,
+                     **({"headers": {"Retry-After": RETRY_AFTER}} if status in WAITS else {})})  # no YAML aliases
+
+
+def refusals(answers: dict[int, list[str]]) -> dict:
+    """flask-smorest `doc` of the error responses an operation may give: status -> its reasons."""
+    return {"responses": {str(status): refusal(status, *reasons) for status, reasons in answers.items()}}
+
+
+class Refusals(BasePlugin):
+    """apispec plugin: every operation may be refused 429 (too many connections from the caller's address), and every
+    one on the store 503 while Redis is out of reach; each operation states its own refusals beside these."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs) -> None:
+        for operation in (operations or {}).values():
+            answers = operation.setdefault("responses", {})
+            if "429" in answers:
+                answers["429"]["description"] += f"; {TOO_MANY}"
+            else:
+                answers["429"] = refusal(429, TOO_MANY)
+            if path and path.startswith(STORE_PATHS) and "503" not in answers:
+                answers["503"] = refusal(503, REDIS_UNREACHABLE)

@@ -2,8 +2,7 @@
 its events and its moves."""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.schemas.common import JsonBoolean, LARGEST, MAX_SEATS, MOVE, NAME, RATED, SEED
-from api.schemas.games import each_game
+from api.schemas.common import JsonBoolean, LARGEST, MAX_SEATS, MOVE, NAME, RATED, Reference, SEED, VIEW
 from domain import clock
 from domain.games import GAMES
 from domain.match import ACTIVE, CLIENT_SEED, FINISHED, SERVER_SEED, WAITING
@@ -160,7 +159,7 @@ class Match(Schema):
     rematch = fields.String(required=True, allow_none=True, metadata={
         "description": "this finished match's rematch once a seat asked for it (POST .../rematch), or null"})
     view = fields.Raw(required=True, allow_none=True, metadata={
-        "oneOf": each_game("View"),
+        **VIEW,
         "description": "what you may see: the <Game>View of the match's `game`; null before the deal"})
     full_state = fields.Raw(metadata={"description": "GET .../state?full=true of a finished match: everything"})
     clock = fields.Nested(Clock, metadata={"description": "the turn clock, if the match has one (docs/clocks.md)"})
@@ -213,28 +212,18 @@ class Joined(Schema):
     match = fields.Nested(Match, required=True)
 
 
-class Event(Schema):
-    version = fields.Integer(required=True)
-    type = fields.String(required=True)
-    data = fields.Raw(required=True)
-    time = fields.String(required=True)
-    prev = fields.String(required=True)
-    hash = fields.String(required=True)
-    nonce = fields.String(metadata={"description": "only once the match is finished"})
-
-
 class Events(Schema):
     version = fields.Integer(required=True, metadata={"description": "the match's version now"})
     next_after = fields.Integer(required=True, allow_none=True, metadata={
         "description": "more events follow: pass this as `after` for the next page; null at the end of the log"})
-    events = fields.List(fields.Nested(Event), required=True)
+    events = fields.List(Reference("Event"), required=True)
 
 
 class Moved(Schema):
     version = fields.Integer(required=True, metadata={"description": "the match's version after your move"})
     status = fields.String(required=True, metadata={"enum": [WAITING, ACTIVE, FINISHED]})
     to_act = fields.List(fields.Integer(), required=True, metadata={"description": "the seats awaited after your move"})
-    events = fields.List(fields.Nested(Event), required=True,
+    events = fields.List(Reference("Event"), required=True,
                          metadata={"description": "your move's events, as you may see them"})
 
 

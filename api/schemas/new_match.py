@@ -8,11 +8,16 @@ key, two items naming one player) the operation's description lists, with the 42
 A game's player range may depend on a choice (Mantis compact seats 2 to 4, classic 2 to 6). Rather than
 copy such rules here, the range of each combination of choices is asked from the game's own `options`;
 combinations that differ get an alternative each.
+
+Every alternative of a new match's body is a component of its own (`components`): generators name an inline
+alternative by its place (`NewSeat_type_3`) and openapi-python-client then made two models of one name and dropped
+both, and with them `create_match`.
 """
 from itertools import product
 
 from api.schemas.common import MAX_SEATS, NAME as NAME_LENGTH, RATED as RATED_DOC, SEED as SEED_LENGTH
 from domain import clock
+from api.schemas.games import schema_name
 from domain.bots import BOTS
 from domain.errors import InvalidSetup
 from domain.games import GAMES
@@ -45,7 +50,18 @@ NOT_A_CLOCK = {**NO_LIMIT, "description": "neither a per-move limit nor a bank"}
 REQUEST_BODY = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{NEW_MATCH}"}}}}
 
 
-def new_seat_schema() -> dict:
+def components() -> dict[str, dict]:
+    """The body of POST /v1/matches as named schemas: NewMatch, NewSeat, NewClock and their alternatives."""
+    seats, matches = seat_alternatives(), match_alternatives()
+    return {**seats, NEW_SEAT: {"description": "a seat of a new match", "oneOf": [_ref(name) for name in seats]},
+            NEW_CLOCK: clock_schema(), **matches, NEW_MATCH: new_match_schema(list(matches))}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def seat_alternatives() -> dict[str, dict]:
     """A seat: a human {name}, an account's {account}, an open seat {open: true} filled by joining, or a bot
     {bot, bot_options}."""
     no = {"type": "boolean", "enum": [False]}
@@ -54,7 +70,8 @@ def new_seat_schema() -> dict:
                                                                "name": NAME}, ["open"])
     owned = _object("the seat of an account (by id or name; 404 account_not_found if there is none): its API "
                     "key acts for the seat", {"account": ACCOUNT, "open": no}, ["account"])
-    return {"description": "a seat of a new match", "oneOf": [human, owned, vacant, *bot_kinds({"open": no})]}
+    return {"NewHumanSeat": human, "NewAccountSeat": owned, "NewOpenSeat": vacant,
+            **{f"New{schema_name(kind)}BotSeat": seat for kind, seat in zip(BOTS, bot_kinds({"open": no}))}}
 
 
 def entrant_schema() -> dict:
@@ -71,10 +88,16 @@ def bot_kinds(properties: dict) -> list[dict]:
             for kind, bot in BOTS.items()]
 
 
-def new_match_schema() -> dict:
+def new_match_schema(alternatives: list[str]) -> dict:
     return {"description": "a new match: one alternative per game (and per choice that changes its seats)",
-            "oneOf": [_alternative(game.INFO, choice, fewest, most) for game, choice, fewest, most in seat_ranges()],
+            "oneOf": [_ref(name) for name in alternatives],
             "allOf": [when({"required": ["seed"]}, SEED_OWNER_PLAYS_EVERY_SEAT), when(equals("rated", True), RATED_TERMS)]}
+
+
+def match_alternatives() -> dict[str, dict]:
+    """NewMatch<Game>, or NewMatch<Game><Choice> for each choice that changes the game's seats."""
+    return {f"NewMatch{schema_name(game.INFO.id)}" + "".join(schema_name(str(value)) for value in choice.values()):
+            _alternative(game.INFO, choice, fewest, most) for game, choice, fewest, most in seat_ranges()}
 
 
 def game_terms(seats: str) -> dict:

@@ -17,7 +17,8 @@ def play(base: str, key: str, matches: int | None = None) -> None:
     position, finished = None, 0  # position: where the feed resumes after a drop
     while matches is None or finished < matches:
         try:
-            with requests.get(f"{base}/v1/accounts/me/stream", params={"after": position}, stream=True,
+            # with=view: each your_turn carries the seat's view and legal moves, so a turn costs one request
+            with requests.get(f"{base}/v1/accounts/me/stream", params={"after": position, "with": "view"}, stream=True,
                               headers={**auth, "Accept": "application/x-ndjson"}, timeout=60) as feed:
                 feed.raise_for_status()
                 for line in feed.iter_lines(chunk_size=None):
@@ -25,8 +26,8 @@ def play(base: str, key: str, matches: int | None = None) -> None:
                         continue  # a keep-alive
                     frame = json.loads(line)
                     position = frame["position"]
-                    if frame["type"] == "your_turn":
-                        move(base, auth, frame["match"], frame["version"])
+                    if frame["type"] == "your_turn" and frame["legal_moves"]:  # [] when the server plays the seat
+                        move(base, auth, frame)
                     elif frame["type"] == "challenge":  # 409 if it was answered or expired meanwhile: let it be
                         requests.post(f"{base}/v1/matches/{frame['match']}/accept", headers=auth, timeout=30)
                     elif frame["type"] == "match_finished":
@@ -37,12 +38,11 @@ def play(base: str, key: str, matches: int | None = None) -> None:
             time.sleep(1)  # dropped or refused: connect again, and the feed tells every turn still owed
 
 
-def move(base: str, auth: dict, match_id: str, version: int) -> None:
-    legal = requests.get(f"{base}/v1/matches/{match_id}/legal-moves", headers=auth, timeout=30).json()
-    if legal["version"] == version and legal["moves"]:  # else the turn is gone: the feed tells the next
-        requests.post(f"{base}/v1/matches/{match_id}/moves", timeout=30,
-                      headers={**auth, "Idempotency-Key": f"turn-{version}"},  # a retry never plays twice
-                      json={"move": random.choice(legal["moves"]), "expected_version": version})
+def move(base: str, auth: dict, turn: dict) -> None:
+    """A 409 (the turn is gone: played by a retry, or timed out) needs nothing: the feed tells the next turn."""
+    requests.post(f"{base}/v1/matches/{turn['match']}/moves", timeout=30,
+                  headers={**auth, "Idempotency-Key": f"turn-{turn['version']}"},  # a retry never plays twice
+                  json={"move": random.choice(turn["legal_moves"]), "expected_version": turn["version"]})
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from domain import match, tournament
 from service.errors import NotFound
 from service.live.hub import Hub
-from service.matches import MatchService, document, present
+from service.matches import MatchService, document, owed_moves, present
 from service.repository import tournament_key
 from service.tournaments import TournamentService
 
@@ -47,10 +47,8 @@ class MatchStreams:
 
     @staticmethod
     def _document(match_id: str, state: dict, seat: int | None) -> Frame:
-        owes = seat is not None and seat in match.to_act(state) and not match.played_by_server(state, seat)
-        legal = match.legal_moves(state, seat) if owes and seat is not None else []
         return Frame(state["version"], "match", {"type": "match", **document(match_id, state, seat),
-                                                 "legal_moves": legal})
+                                                 "legal_moves": owed_moves(state, seat)})
 
 
 class TournamentStreams:

@@ -6,12 +6,13 @@ and reads (queries.py; exports.py, the streams of finished matches' exports) ove
 MatchService is all of them for the layers above: the API, the play socket and the RQ jobs send it the same
 commands."""
 from service.matches.callers import account_seat, token_required
-from service.matches.documents import document, invitation_document, present
+from service.matches.documents import document, invitation_document, owed_moves, present
 from service.matches.exports import Exports, Selection
 from service.matches.rematches import Rematches
 from service.matches.upkeep import Upkeep
 
-__all__ = ["MatchService", "Selection", "account_seat", "document", "invitation_document", "present", "token_required"]
+__all__ = ["MatchService", "Selection", "account_seat", "document", "invitation_document", "owed_moves", "present",
+           "token_required"]
 
 
 class MatchService(Rematches, Upkeep, Exports):

@@ -21,6 +21,12 @@ def document(match_id: str, state: dict, seat: int | None, rematch: str | None =
     }
 
 
+def owed_moves(state: dict, seat: int | None) -> list[dict]:
+    """The moves `seat` may make now: none when it is not to act, or when the server plays it (a zombie seat)."""
+    owes = seat is not None and seat in match.to_act(state) and not match.played_by_server(state, seat)
+    return match.legal_moves(state, seat) if owes and seat is not None else []
+
+
 def present(game_ref: dict, finished: bool, stored: dict, seat: int | None) -> dict:
     """A stored event as the caller may see it (`game_ref`: the match's state or meta, naming its game and rules);
     the nonce only once the match is over."""

@@ -10,7 +10,7 @@ from eventstore.clock import utc_now
 from service.audit import EXPORT_FORMAT, Verdict, verify_log
 from service.errors import Forbidden, NotFound
 from service.matches.callers import Callers, account_seat
-from service.matches.documents import REMATCH, document, invitation_document, present, seats, summary
+from service.matches.documents import REMATCH, document, invitation_document, owed_moves, present, seats, summary
 from service.repository import TOURNAMENT
 
 
@@ -34,6 +34,15 @@ class MatchQueries(Callers):
         log from there and shows the caller only `document` and `present`."""
         current = self._load(match_id)
         return current.state, self._seat(current.meta, credential, required=False)
+
+    def turn_of(self, match_id: str, seat: int, version: int) -> dict | None:
+        """What a seat's turn feed tells with a `your_turn` announced at `version` (the meta's) when it carries
+        views: the version the seat is to act at, its view and its legal moves, from the match as loaded (which
+        may be newer); None when the seat is no longer to act."""
+        state = self._load(match_id).state
+        if state["version"] < version or seat not in match.to_act(state):
+            return None
+        return {"version": state["version"], "view": match.view(state, seat), "legal_moves": owed_moves(state, seat)}
 
     def legal_moves(self, match_id: str, credential: str | None) -> dict:
         current = self._load(match_id)

@@ -38,7 +38,7 @@ def make_client(bots=None, store=None, accounts=None, tournament_jobs=None, rate
                            transparency=transparency, **service_options)
     hub = Hub(store)
     streams = MatchStreams(service, hub, KEEP_ALIVE_SECONDS)
-    feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
+    feeds = AccountFeeds(accounts, service, store, hub, KEEP_ALIVE_SECONDS, poll_seconds=KEEP_ALIVE_SECONDS)
     tournaments = TournamentService(store, service, jobs, max_matches=1000, accounts=accounts)
     if isinstance(jobs, InlineTournaments):
         jobs.service = tournaments

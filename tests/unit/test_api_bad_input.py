@@ -207,7 +207,8 @@ def test_a_retry_of_the_move_that_ended_the_match_returns_it_byte_for_byte_nonce
 
 
 def test_the_openapi_document_gives_each_game_its_seats_and_options(client):
-    alternatives = client.get("/openapi.json").get_json()["components"]["schemas"]["NewMatch"]["oneOf"]
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    alternatives = [schemas[ref["$ref"].rsplit("/", 1)[1]] for ref in schemas["NewMatch"]["oneOf"]]
     seats = {(a["properties"]["game"]["enum"][0],
               a["properties"]["options"]["properties"].get("edition", {}).get("enum", [None])[0]):
              (a["properties"]["seats"]["minItems"], a["properties"]["seats"]["maxItems"]) for a in alternatives}

@@ -323,7 +323,7 @@ def test_invitations_past_the_inviters_quota_are_refused_with_when_to_retry(stor
 
 def test_the_feed_announces_a_challenge_and_its_cancellation(service, accounts, store):
     ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
-    frames = AccountFeeds(accounts, store, Hub(store), 0.3, 0.02).open(bob)
+    frames = AccountFeeds(accounts, service, store, Hub(store), 0.3, 0.02).open(bob)
     assert next(frames).type == "synced"
     created = challenge(service, ann)
     told = next(f for f in frames if f is not None)
@@ -337,7 +337,7 @@ def test_the_feed_announces_a_challenge_and_its_cancellation(service, accounts, 
 def test_a_feed_that_connects_later_is_told_the_pending_challenge(service, accounts, store):
     ann, bob = key_of(accounts, "ann"), key_of(accounts, "bob")
     created = challenge(service, ann)
-    frames = AccountFeeds(accounts, store, Hub(store), 0.3, 0.02).open(bob)
+    frames = AccountFeeds(accounts, service, store, Hub(store), 0.3, 0.02).open(bob)
     assert [(f.type, f.data.get("match")) for f in [next(frames), next(frames)]] == [
         ("challenge", created["id"]), ("synced", None)]
     frames.close()

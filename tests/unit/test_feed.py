@@ -34,8 +34,8 @@ def service(store, accounts):
 
 
 @pytest.fixture
-def feeds(accounts, store):
-    return AccountFeeds(accounts, store, Hub(store), KEEP_ALIVE, POLL)
+def feeds(accounts, store, service):
+    return AccountFeeds(accounts, service, store, Hub(store), KEEP_ALIVE, POLL)
 
 
 @pytest.fixture
@@ -77,6 +77,16 @@ def upto(frames, kind: str, keep_alives: int = 3) -> list[tuple]:
     raise AssertionError(f"the feed ended before {kind}")
 
 
+def until_quiet(frames) -> list[tuple]:
+    """(type, match, data) of the frames up to the first keep-alive: what a connection had to say at once."""
+    taken = []
+    for frame in frames:
+        if frame is None:
+            return taken
+        taken.append((frame.type, frame.data.get("match"), frame.data))
+    raise AssertionError("the feed ended")
+
+
 def kinds(taken) -> list[tuple]:
     return [(kind, match_id) for kind, match_id, _ in taken]
 
@@ -88,7 +98,8 @@ def test_on_connect_every_active_match_and_every_owed_turn_then_synced(service, 
     assert sorted(kinds(frames)[:-1]) == sorted([("match_started", owed["id"]), ("your_turn", owed["id"]),
                                                  ("match_started", waiting["id"])])
     turn = next(data for kind, _, data in frames if kind == "your_turn")
-    assert turn == {"type": "your_turn", "match": owed["id"], "seat": 0, "version": owed["version"], "position": 2}
+    assert turn == {"type": "your_turn", "match": owed["id"], "seat": 0, "game": "mantis", "version": owed["version"],
+                    "position": 2}
     started = next(data for kind, m, data in frames if kind == "match_started" and m == waiting["id"])
     assert started == {"type": "match_started", "match": waiting["id"], "game": "mantis", "seat": 1, "position": 2}
 
@@ -125,34 +136,57 @@ def test_a_match_joined_is_announced_when_it_is_dealt(service, feeds, ann, bob):
     assert kinds(upto(frames, "your_turn")) == [("match_started", created["id"]), ("your_turn", created["id"])]
 
 
-def test_resuming_after_a_position_tells_the_matches_begun_and_ended_since(service, feeds, ann, bob):
+def test_resuming_after_a_position_tells_the_turns_owed_and_the_matches_begun_and_ended_since(service, feeds, ann,
+                                                                                             bob):
     before = duel(service, ann)
     position = upto(feeds.open(ann), "synced")[-1][2]["position"]
     played = duel(service, ann, "bob", "ann")
     play_out(service, played, (bob, ann))
-    resumed = kinds(upto(feeds.open(ann, after=position), "synced"))
-    assert resumed == [("match_started", before["id"]), ("your_turn", before["id"]),
-                       ("match_started", played["id"]), ("match_finished", played["id"]), ("synced", None)]
-    assert kinds(upto(feeds.open(ann), "synced")) == resumed[:2] + [("synced", None)]  # no resume: what is on
+    resumed = kinds(until_quiet(feeds.open(ann, after=position)))
+    assert resumed == [("your_turn", before["id"]), ("match_started", played["id"]), ("match_finished", played["id"])]
+    assert kinds(upto(feeds.open(ann), "synced")) == [("match_started", before["id"]), ("your_turn", before["id"]),
+                                                      ("synced", None)]  # no resume: what is on
+
+
+def test_a_resumed_feed_still_announces_a_match_it_knew_waiting_once_it_is_dealt(service, feeds, ann, bob):
+    created = service.create("mantis", {}, [{"account": "ann"}, {"open": True}], credential=ann)
+    position = upto(feeds.open(ann), "synced")[-1][2]["position"]
+    resumed = feeds.open(ann, after=position)
+    assert until_quiet(resumed) == []
+    service.join(created["id"], None, bob)
+    assert kinds(upto(resumed, "your_turn")) == [("match_started", created["id"]), ("your_turn", created["id"])]
+
+
+def test_with_views_each_turn_carries_the_seats_view_and_legal_moves(service, feeds, ann, bob):
+    created = duel(service, ann)
+    frames = feeds.open(ann, views=True)
+    turn = upto(frames, "your_turn")[-1][2]
+    assert turn["version"] == created["version"]
+    assert turn["view"] == service.get(created["id"], ann)["view"]
+    assert turn["legal_moves"] == service.legal_moves(created["id"], ann)["moves"] != []
+    moved = service.move(created["id"], ann, SCORE, created["version"])
+    moved = service.move(created["id"], bob, SCORE, moved["version"])
+    turn = upto(frames, "your_turn")[-1][2]
+    assert (turn["version"], turn["view"]) == (moved["version"], service.get(created["id"], ann)["view"])
 
 
 def test_a_turn_owed_while_nobody_listened_is_told_on_reconnecting(service, feeds, ann, bob):
     created = duel(service, ann, "bob", "ann")
     upto(feeds.open(ann), "synced")  # that connection is gone; then bob moves
     version = service.move(created["id"], bob, SCORE, created["version"])["version"]
-    taken = upto(feeds.open(ann, after=1), "synced")
-    assert ("your_turn", created["id"], {"type": "your_turn", "match": created["id"], "seat": 1,
-                                         "version": version, "position": 1}) in taken
+    taken = until_quiet(feeds.open(ann, after=1))
+    assert taken == [("your_turn", created["id"], {"type": "your_turn", "match": created["id"], "seat": 1,
+                                                   "game": "mantis", "version": version, "position": 1})]
 
 
 def test_a_match_noted_but_never_appended_is_not_told(service, feeds, accounts, ann):
     accounts.note_match(accounts.authenticate(ann)["id"], "f" * 32, SEATED)  # as a crash before the append leaves it
-    assert kinds(upto(feeds.open(ann, after=0), "synced")) == [("synced", None)]
+    assert until_quiet(feeds.open(ann, after=0)) == []
 
 
 def test_a_feed_that_is_closed_stops_watching_its_matches(service, accounts, store, ann, bob):
     hub = Hub(store)
-    feeds = AccountFeeds(accounts, store, hub, KEEP_ALIVE, POLL)
+    feeds = AccountFeeds(accounts, service, store, hub, KEEP_ALIVE, POLL)
     created = duel(service, ann)
     frames = feeds.open(ann)
     upto(frames, "synced")

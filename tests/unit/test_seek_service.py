@@ -315,8 +315,8 @@ def test_an_account_disabled_while_its_pairing_was_decided_is_taken_out_of_the_n
     assert [seat["out"] for seat in table["seats"] if seat["name"] == "ann"] == ["resigned"]
 
 
-def test_each_account_feed_announces_the_paired_match(pool, keys, store, accounts):
-    feeds = AccountFeeds(accounts, store, Hub(store), keep_alive_seconds=0.3, poll_seconds=0.02)
+def test_each_account_feed_announces_the_paired_match(pool, keys, store, accounts, matches):
+    feeds = AccountFeeds(accounts, matches, store, Hub(store), keep_alive_seconds=0.3, poll_seconds=0.02)
     frames = {name: feeds.open(keys[name]) for name in ("ann", "bob")}
     for name in ("ann", "bob"):
         assert kinds(upto(frames[name], "synced")) == [("synced", None)]
