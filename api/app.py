@@ -28,7 +28,7 @@ from api.schemas.errors import Error, Refusals
 from api.schemas.games import components
 from api.schemas.matches import ClockSpec
 from api.schemas import new_match
-from api.schemas.new_match import NOT_A_CLOCK, entrant_schema
+from api.schemas.new_match import NOT_A_CLOCK, entrant_alternatives, entrant_schema
 from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.schemas.seeks import CreateSeek, seek_rules
 from api.schemas.tournaments import CreateTournament, EntrantSpec, tournament_rules
@@ -149,6 +149,8 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
     # a tournament's body documents its clock by the schema that reads it, with the match's rule added
     api.spec.components.schema("ClockSpec", {"not": NOT_A_CLOCK}, schema=ClockSpec)
     # the seek's and the tournament's bodies: their schemas' fields, and the rules between the fields
+    for name, schema in entrant_alternatives().items():
+        api.spec.components.schema(name, schema)
     api.spec.components.schema("EntrantSpec", entrant_schema(), schema=EntrantSpec)
     api.spec.components.schema("CreateTournament", tournament_rules(), schema=CreateTournament)
     api.spec.components.schema("CreateSeek", seek_rules(), schema=CreateSeek)

@@ -74,11 +74,17 @@ def seat_alternatives() -> dict[str, dict]:
             **{f"New{schema_name(kind)}BotSeat": seat for kind, seat in zip(BOTS, bot_kinds({"open": no}))}}
 
 
-def entrant_schema() -> dict:
-    """An entrant of a tournament: a bot {bot, bot_options?, name?} or an account {account}."""
+def entrant_alternatives() -> dict[str, dict]:
+    """An entrant of a tournament: a bot {bot, bot_options?, name?} or an account {account}, each a component (as
+    a seat's alternatives are: the generators' names for inline ones collide)."""
     account = _object("an account (by id or name; 404 account_not_found if there is none): it owns a seat in each "
                       "of its matches", {"account": ACCOUNT}, ["account"])
-    return {"description": "an entrant of a tournament", "oneOf": [*bot_kinds({}), account]}
+    return {**{f"Entrant{schema_name(kind)}Bot": bot for kind, bot in zip(BOTS, bot_kinds({}))},
+            "EntrantAccount": account}
+
+
+def entrant_schema() -> dict:
+    return {"description": "an entrant of a tournament", "oneOf": [_ref(name) for name in entrant_alternatives()]}
 
 
 def bot_kinds(properties: dict) -> list[dict]:

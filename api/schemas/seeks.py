@@ -44,7 +44,8 @@ class CreateSeek(Schema):
 def seek_rules() -> dict:
     """What CreateSeek's fields cannot say alone: each game's options and player counts, a rated seek's clock, and
     a house bot named only with bot_after."""
-    return {**game_terms("players"), "allOf": [
+    return {"allOf": [
+        game_terms("players"),  # in allOf, not beside it: openapi-python-client takes a top-level oneOf for a union
         when(equals("rated", True), {"description": "rated: a clock", "required": ["clock"],
                                      "properties": {"clock": {"type": "object"}}}),
         when({"required": ["bot"]}, {"description": "a house bot named: bot_after", "required": ["bot_after"],

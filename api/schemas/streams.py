@@ -11,6 +11,7 @@ from marshmallow import Schema, fields
 from api.schemas.accounts import Inviter
 from api.schemas.common import MOVE, VIEW
 from api.schemas.matches import Match, Result
+from domain.lifecycle import MatchCreated
 from domain.match import CLIENT_SEED, DECLINED, EXPIRED, MATCH_EVENTS, SERVER_SEED
 
 GAME_EVENT = "GameEvent"
@@ -48,6 +49,11 @@ class MatchCreatedData(Schema):
     invited_by = fields.Nested(Inviter)
     invited_until = fields.Integer(metadata={"description": "ms since the epoch: an invitation expires then"})
     rated = fields.Boolean(metadata={"description": "only when true: the match counts on its ladder"})
+    rematch_of = fields.String(metadata={"description": "only when it is one: the finished match it is the rematch of"})
+    rules_version = fields.Integer(metadata={
+        "description": "the game's rules version it is played by; absent from logs made before it was logged: 1"})
+    engine_version = fields.Integer(metadata={
+        "description": "the match lifecycle's version; absent from logs made before it was logged: 1"})
 
 
 class SeatJoinedData(Schema):
@@ -92,6 +98,7 @@ LIFECYCLE_DATA = {"match_created": MatchCreatedData, "seat_joined": SeatJoinedDa
                   "moved": MovedData, "seat_resigned": SeatData, "turn_timed_out": TurnTimedOutData,
                   "seat_forfeited": SeatData, "match_aborted": MatchAbortedData, "match_finished": MatchFinishedData}
 assert set(LIFECYCLE_DATA) == set(MATCH_EVENTS), "every event of the match's own is typed"
+assert set(MatchCreatedData._declared_fields) == set(MatchCreated.__annotations__), "match_created's every field"
 
 
 def _event_fields(kind: fields.Field, data: fields.Field) -> dict[str, fields.Field]:

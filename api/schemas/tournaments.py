@@ -61,8 +61,8 @@ class CreateTournament(Schema):
 def tournament_rules() -> dict:
     """What CreateTournament's fields cannot say alone: each game's options and table sizes, a swiss tournament's
     rounds, a duplicate one's deals, and tables no larger than the entrants (in duplicate, exactly all of them)."""
-    return {**game_terms("table_size"),
-            "allOf": [when(equals("format", SWISS), {"description": "swiss: rounds", "required": ["rounds"]}),
+    return {"allOf": [game_terms("table_size"),  # in allOf: a top-level oneOf reads as a union to a generator
+                      when(equals("format", SWISS), {"description": "swiss: rounds", "required": ["rounds"]}),
                       when(equals("format", DUPLICATE), {"description": "duplicate: deals", "required": ["deals"]}),
                       {"description": "at least as many entrants as a table's seats; in duplicate, as many",
                        "anyOf": [_tables(size) for size in range(1, MAX_SEATS + 1)]}]}

@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "openapi.yaml"
 TYPESCRIPT = ROOT / "clients" / "contract-check"
 IMAGES = "Unsupported content_type image/svg+xml"  # the charts: a generated client has no use for an SVG
+# the streams of exports (docs/archive.md) are NDJSON alone: a generated function would read a whole archive into
+# memory, so they are read line by line (cardroom dump) and the generator leaves them out
+EXPORTS = "Unsupported content_type application/x-ndjson"
 
 
 def warnings_of(output: str) -> list[str]:
@@ -57,7 +60,8 @@ def test_every_module_of_the_generated_python_client_imports_and_only_the_charts
     assert "cardroom_client.api.matches.create_match" in modules
     assert "cardroom_client.api.feed.stream_my_turns" in modules
     warnings = warnings_of(output)
-    assert len(warnings) == 2 and all(IMAGES in warning for warning in warnings), warnings
+    assert sorted(IMAGES if IMAGES in warning else EXPORTS if EXPORTS in warning else warning
+                  for warning in warnings) == [EXPORTS] * 3 + [IMAGES] * 2, warnings
 
 
 def test_the_generated_python_classes_carry_moves_views_and_frames_to_and_from_the_server(python_client):
