@@ -8,7 +8,13 @@ its address.
 request twice (its before_request hook, registered whatever the configuration, and the route's decorator) and
 resolves limits and exemptions each time, a large share of a move's CPU before any counter is touched
 (docs/performance.md). What this server needs of it, a fixed window per endpoint and caller, is one `hit` per
-limit part, here."""
+limit part, here.
+
+Reads (every GET of the API, under /v1/) share one budget per caller, `reads`: the viewer, streams and bots read
+far more often than they write, so it is generous; what it stops is one caller looping on reads (docs/reliability.md).
+A caller once refused is refused from memory until the window it hit resets, without asking the counters: in a fixed
+window a refused caller stays refused until then anyway, and a client that ignores Retry-After then costs each
+process a dictionary lookup per request, not a Redis round trip."""
 import math
 import time
 from dataclasses import dataclass, field
@@ -21,6 +27,14 @@ from limits.strategies import FixedWindowRateLimiter
 from api.errors import error_body, json_error
 
 MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit with
+READS = "reads"  # the one counter every read of the API counts against
+API_PREFIX = "/v1/"  # what counts as a read: the API's GETs, not the health checks, metrics, docs or viewer files
+# A read asking for a page of `limit` items counts as one read per LIST_PAGE items asked (the listings' default page
+# size): a listing of 100 matches cost 9.9 ms of CPU, a match 2.3 ms (docs/reliability.md).
+LIST_PAGE = 20
+# Callers remembered as refused, per process; past it all are forgotten, which only costs the next refusals a Redis
+# round trip each (the counters still refuse them).
+REMEMBERED_REFUSALS = 10_000
 
 
 @dataclass(frozen=True)
@@ -31,40 +45,64 @@ class RateLimits:
     join: str
     moves: str
     accounts: str = ""  # account creations, always per address (a new account has no key yet)
+    reads: str = ""  # every GET under /v1/, per account or address
     # the storage's client options (its timeouts and retries: a frozen Redis must not hold a request longer
     # here than in the event store)
     storage_options: dict = field(default_factory=dict)
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
-    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation; reads are not limited. No limit: no
-    check at all. The play socket counts its moves with the same `refusal` (app.extensions["cardroom.limits"])."""
+    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation, and the
+    API's reads. No limit: no check at all. The play socket counts its moves with the same `refusal`
+    (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
                                        (MOVES, limits.moves), ("accounts.Accounts", limits.accounts),
                                        ("tournaments.TournamentList", limits.create),  # counted apart from matches
-                                       ("seeks.SeekPool", limits.create))  # a seek is a match asked for
-               if limit and endpoint in app.view_functions}
+                                       ("seeks.SeekPool", limits.create),  # a seek is a match asked for
+                                       (READS, limits.reads))
+               if limit and (endpoint in app.view_functions or endpoint == READS)}
     if not limited:
         return
     windows = FixedWindowRateLimiter(storage_from_string(limits.storage_uri, **limits.storage_options))
+    refused_until: dict[tuple[str, str], tuple[RateLimitItem, float]] = {}
 
-    def refusal(endpoint: str, whom: str) -> tuple[dict, list[tuple[str, str]]] | None:
-        """The 429 (body, headers) past any part of the endpoint's limit (a refused request counts no further)."""
-        for limit in limited.get(endpoint, ()):
-            if not windows.hit(limit, endpoint, whom):
-                return rate_limited(limit, windows.get_window_stats(limit, endpoint, whom).reset_time, whom)
+    def refusal(key: str, whom: str, cost: int = 1) -> tuple[dict, list[tuple[str, str]]] | None:
+        """The 429 (body, headers) past any part of the key's limit (a refused request counts no further)."""
+        remembered = refused_until.get((key, whom))
+        if remembered and remembered[1] > time.time():
+            return rate_limited(*remembered, whom)
+        for limit in limited.get(key, ()):
+            if not windows.hit(limit, key, whom, cost=cost):
+                remember(refused_until, (key, whom), limit, windows.get_window_stats(limit, key, whom).reset_time)
+                return rate_limited(*refused_until[key, whom], whom)
         return None
 
     def check():
-        """before_request: a 429 past any part of the endpoint's limit."""
-        if request.method != "POST" or request.endpoint not in limited:
+        """before_request: a 429 past any part of the endpoint's limit, or of the reads'."""
+        if request.method == "POST" and request.endpoint in limited:
+            key, cost = request.endpoint, 1
+        elif READS in limited and request.method in ("GET", "HEAD") and request.path.startswith(API_PREFIX):
+            key, cost = READS, read_cost(request.args.get("limit", ""))
+        else:
             return None
-        refused = refusal(request.endpoint, caller(request.headers.get("Authorization", "")))
+        refused = refusal(key, caller(request.headers.get("Authorization", "")), cost)
         return json_error(*refused) if refused else None
 
     app.before_request(check)
     app.extensions["cardroom.limits"] = refusal
+
+
+def remember(refused_until: dict, key: tuple[str, str], limit: RateLimitItem, reset_at: float) -> None:
+    if len(refused_until) >= REMEMBERED_REFUSALS:
+        refused_until.clear()
+    refused_until[key] = (limit, reset_at)
+
+
+def read_cost(limit: str) -> int:
+    """The reads a request asking for `limit` items counts as (one with no or a malformed limit: the view refuses
+    the malformed)."""
+    return max(1, math.ceil(int(limit) / LIST_PAGE)) if limit.isdigit() and len(limit) <= 4 else 1
 
 
 def caller(authorization: str) -> str:

@@ -183,7 +183,7 @@ def build_rate_limits(config: Settings) -> "RateLimits":
 
     # the counters default to the RQ Redis, a plain one even when the event log is on a cluster
     return RateLimits(config.rate_limit_storage or require_rq_redis_url(config), config.limit_create,
-                      config.limit_join, config.limit_moves, config.limit_accounts,
+                      config.limit_join, config.limit_moves, config.limit_accounts, config.limit_reads,
                       storage_options=redis_options(config))
 
 

@@ -52,5 +52,5 @@ def server(redis_url, tmp_path_factory):
     """The service on the test session's Redis, without rate limits: every test drives it from one address
     (the limits are tested in tests/unit/test_bounded_cost.py and tests/integration/test_rate_limits.py)."""
     with running_service(tmp_path_factory.mktemp("server"), REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="",
-                         LIMIT_MOVES="", LIMIT_ACCOUNTS="", LIMIT_CHALLENGES="") as base:
+                         LIMIT_MOVES="", LIMIT_ACCOUNTS="", LIMIT_CHALLENGES="", LIMIT_READS="") as base:
         yield base

@@ -1,6 +1,7 @@
 """What one client may cost: rate limits and quotas per address (429 in the error shape, with Retry-After)
 and the caps on a bot's search."""
 import pytest
+from limits.strategies import FixedWindowRateLimiter
 
 from api.app import create_app
 from api.rate_limits import RateLimits
@@ -15,8 +16,9 @@ FROM_A = {"REMOTE_ADDR": "10.0.0.1"}
 FROM_B = {"REMOTE_ADDR": "10.0.0.2"}
 
 
-def client_with(create="", join="", moves=""):
-    app = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", create, join, moves))
+def client_with(create="", join="", moves="", reads=""):
+    app = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", create, join, moves,
+                                                                         reads=reads))
     return app.test_client()
 
 
@@ -37,6 +39,47 @@ def test_the_limit_counts_per_address_and_leaves_reads_alone():
     for _ in range(3):
         assert client.get("/v1/matches", environ_base=FROM_A).status_code == 200
         assert client.get(f"/v1/matches/{created['id']}", environ_base=FROM_A).status_code == 200
+
+
+def test_reads_past_the_limit_get_429_with_retry_after_for_that_address_only():
+    client = client_with(reads="3/minute")
+    assert [client.get("/v1/games", environ_base=FROM_A).status_code for _ in range(3)] == [200, 200, 200]
+    refused = client.get("/v1/bots", environ_base=FROM_A)  # one budget for every read
+    body = assert_error(refused, 429, "rate_limited")
+    assert 1 <= body["retry_after"] <= 60 and refused.headers["Retry-After"] == str(body["retry_after"])
+    assert "your address" in body["message"]
+    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200
+
+
+def test_a_listing_counts_one_read_per_page_of_twenty_it_asks_for():
+    client = client_with(reads="10/minute")
+    assert client.get("/v1/matches?limit=100", environ_base=FROM_A).status_code == 200  # 5 reads
+    assert client.get("/v1/matches?limit=81", environ_base=FROM_A).status_code == 200  # 5 more
+    assert_error(client.get("/v1/matches?limit=1", environ_base=FROM_A), 429, "rate_limited")
+
+
+def test_writes_health_docs_and_the_viewers_files_are_not_reads():
+    client = client_with(reads="1/minute")
+    assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
+    assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code == 201
+    for path in ("/health", "/health/live", "/openapi.json", "/docs/", "/docs/games/mantis", "/", "/viewer/match.js"):
+        assert client.get(path, environ_base=FROM_A).status_code == 200, path
+    assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+
+
+def test_a_refused_caller_is_refused_from_memory_without_asking_the_counters_again(monkeypatch):
+    client, asked = client_with(reads="1/minute"), []
+    counted = FixedWindowRateLimiter.hit
+    monkeypatch.setattr(FixedWindowRateLimiter, "hit",
+                        lambda self, *args, **kwargs: asked.append(args) or counted(self, *args, **kwargs))
+    assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
+    first = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+    assert len(asked) == 2
+    for _ in range(3):
+        again = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+        assert again["retry_after"] <= first["retry_after"]
+    assert len(asked) == 2
+    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200 and len(asked) == 3
 
 
 def test_a_quota_is_one_more_part_of_the_creation_limit():
