@@ -14,7 +14,7 @@ from api.request_ids import add_request_ids
 from api.accounts import account_routes
 from api.admin import admin as admin_routes
 from api.catalog import bots, games, health
-from api.docs import rules_pages, swagger_ui
+from api.docs import add_swagger_ui, rules_pages
 from api.feed import feed as feed_routes
 from api.etags import CODINGS
 from api.json_provider import OrjsonProvider
@@ -28,6 +28,7 @@ from api.schemas.new_match import (NEW_CLOCK, NEW_MATCH, NEW_SEAT, NOT_A_CLOCK, 
                                    new_seat_schema)
 from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.seeks import seek_routes
+from api.static_answers import serve
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
@@ -68,9 +69,13 @@ CORS_HEADERS: CorsHeaders = {"allow_headers": ["Authorization", "Content-Type", 
 
 
 class CardroomApi(Api):
-    """flask-smorest's Api with every HTTP error in cardroom's error shape (304 is not an error: no body)."""
+    """flask-smorest's Api with every HTTP error in cardroom's error shape (304 is not an error: no body), and
+    /openapi.json built once per process (api/static_answers.py)."""
 
     ERROR_SCHEMA = Error
+
+    def _openapi_json(self):
+        return serve("openapi.json", super()._openapi_json)
 
     def handle_http_exception(self, error):
         if error.code == 304:
@@ -154,7 +159,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(admin_routes)
     if seeks is not None:
         api.register_blueprint(seek_routes)
-    app.register_blueprint(swagger_ui())
+    add_swagger_ui(app)
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)
     play_socket.add_play_socket(app, api.spec, max_body_bytes)
