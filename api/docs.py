@@ -7,10 +7,13 @@ Python-Markdown (tables, fenced code) from the same files the repository shows. 
 process and served from memory (api/static_answers.py).
 """
 import html
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import markdown
 from flask import Blueprint, Flask, Response
+from flask.typing import ResponseReturnValue
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api.static_answers import serve
@@ -28,7 +31,7 @@ def add_swagger_ui(app: Flask) -> None:
     page is built once for every host."""
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
         "app_name": "cardroom API", "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))
-    show = app.view_functions["swagger_ui.show"]
+    show = cast(Callable[..., ResponseReturnValue], app.view_functions["swagger_ui.show"])  # not a coroutine
     app.view_functions["swagger_ui.show"] = lambda path=None: serve(("swagger_ui", path or "index.html"),
                                                                     lambda: show(path))
 

@@ -47,7 +47,7 @@ def built(app: Flask, answer: Response) -> Built:
     # level 9 once, rather than flask-compress's level 1 on every request: the bundle of Swagger UI, 1.7 MB, goes to
     # 0.5 MB
     return Built(body, gzip.compress(body, compresslevel=9, mtime=0) if worth_compressing else None,
-                 hashlib.sha256(body).hexdigest()[:32], answer.mimetype)
+                 hashlib.sha256(body).hexdigest()[:32], answer.mimetype or "application/octet-stream")
 
 
 def respond(answer: Built) -> Response:
