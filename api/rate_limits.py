@@ -14,7 +14,11 @@ Reads (every GET of the API, under /v1/) share one budget per caller, `reads`: t
 far more often than they write, so it is generous; what it stops is one caller looping on reads (docs/reliability.md).
 A caller once refused is refused from memory until the window it hit resets, without asking the counters: in a fixed
 window a refused caller stays refused until then anyway, and a client that ignores Retry-After then costs each
-process a dictionary lookup per request, not a Redis round trip."""
+process a dictionary lookup per request, not a Redis round trip. Its 429 is also held back (`hold`, a second, which no
+Retry-After is shorter than): a refusal is cheap but not free, about what a 404 costs, and connections looping on refusals
+would otherwise take the CPU from everyone else (bench/read_flood.py); held, each connection costs one refusal a
+`hold`. The gevent worker holds a greenlet, not a process.
+"""
 import math
 import time
 from dataclasses import dataclass, field
@@ -32,6 +36,8 @@ API_PREFIX = "/v1/"  # what counts as a read: the API's GETs, not the health che
 # A read asking for a page of `limit` items counts as one read per LIST_PAGE items asked (the listings' default page
 # size): a listing of 100 matches cost 9.9 ms of CPU, a match 2.3 ms (docs/reliability.md).
 LIST_PAGE = 20
+# Seconds a refused request's answer waits: the shortest Retry-After, so a client that honours it loses nothing.
+HOLD_REFUSALS = 1.0
 # Callers remembered as refused, per process; past it all are forgotten, which only costs the next refusals a Redis
 # round trip each (the counters still refuse them).
 REMEMBERED_REFUSALS = 10_000
@@ -46,6 +52,7 @@ class RateLimits:
     moves: str
     accounts: str = ""  # account creations, always per address (a new account has no key yet)
     reads: str = ""  # every GET under /v1/, per account or address
+    hold: float = 0.0  # seconds an HTTP 429 waits before it is sent (HOLD_REFUSALS)
     # the storage's client options (its timeouts and retries: a frozen Redis must not hold a request longer
     # here than in the event store)
     storage_options: dict = field(default_factory=dict)
@@ -87,7 +94,10 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
         else:
             return None
         refused = refusal(key, caller(request.headers.get("Authorization", "")), cost)
-        return json_error(*refused) if refused else None
+        if not refused:
+            return None
+        time.sleep(limits.hold)  # a greenlet's sleep under gevent (monkey-patched)
+        return json_error(*refused)
 
     app.before_request(check)
     app.extensions["cardroom.limits"] = refusal

@@ -4,7 +4,7 @@ import pytest
 from limits.strategies import FixedWindowRateLimiter
 
 from api.app import create_app
-from api.rate_limits import RateLimits
+from api.rate_limits import HOLD_REFUSALS, RateLimits
 from bootstrap import build_rate_limits
 from bootstrap.config import Settings
 from domain.bots.ismcts import MAX_BUDGET_MS, MAX_ITERATIONS
@@ -82,6 +82,18 @@ def test_a_refused_caller_is_refused_from_memory_without_asking_the_counters_aga
     assert client.get("/v1/games", environ_base=FROM_B).status_code == 200 and len(asked) == 3
 
 
+def test_a_refusal_is_held_back_before_it_is_answered_and_an_answer_is_not(monkeypatch):
+    held = []
+    monkeypatch.setattr("api.rate_limits.time.sleep", held.append)
+    client = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", "1/minute", "", "",
+                                                                              reads="1/minute", hold=0.5)).test_client()
+    assert client.get("/v1/games").status_code == 200 and client.post("/v1/matches", json=HUMANS).status_code == 201
+    assert held == []
+    assert_error(client.get("/v1/games"), 429, "rate_limited")
+    assert_error(client.post("/v1/matches", json=HUMANS), 429, "rate_limited")
+    assert held == [0.5, 0.5]
+
+
 def test_a_quota_is_one_more_part_of_the_creation_limit():
     client = client_with(create="100/second;3/day")
     assert [client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code for _ in range(4)] == \
@@ -128,6 +140,7 @@ def test_the_limits_default_to_the_services_redis_and_can_each_be_turned_off():
     config = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "LIMIT_JOIN": ""})
     limits = build_rate_limits(config)
     assert limits.storage_uri == "redis://127.0.0.1:6390/0" and limits.join == ""
-    assert limits.create.endswith("/day") and limits.moves
+    assert limits.create.endswith("/day") and limits.moves and limits.reads
+    assert limits.hold == HOLD_REFUSALS > 0  # the service holds its refusals; the tests' apps above do not
     elsewhere = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "RATE_LIMIT_STORAGE": "memory://"})
     assert build_rate_limits(elsewhere).storage_uri == "memory://"
