@@ -10,8 +10,9 @@ resolves limits and exemptions each time, a large share of a move's CPU before a
 (docs/performance.md). What this server needs of it, a fixed window per endpoint and caller, is one `hit` per
 limit part, here.
 
-Reads (every GET of the API, under /v1/) share one budget per caller, `reads`: the viewer, streams and bots read
-far more often than they write, so it is generous; what it stops is one caller looping on reads (docs/reliability.md).
+Reads (every GET but the health checks' and the metrics') share one budget per caller, `reads`: the viewer, streams
+and bots read far more often than they write, so it is generous; what it stops is one caller looping on reads
+(docs/reliability.md).
 A caller once refused is refused from memory until the window it hit resets, without asking the counters: in a fixed
 window a refused caller stays refused until then anyway, and a client that ignores Retry-After then costs each
 process a dictionary lookup per request, not a Redis round trip. Its 429 is also held back (`hold`, a second, which no
@@ -32,7 +33,8 @@ from api.errors import error_body, json_error
 
 MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit with
 READS = "reads"  # the one counter every read of the API counts against
-API_PREFIX = "/v1/"  # what counts as a read: the API's GETs, not the health checks, metrics, docs or viewer files
+# Not reads: what a load balancer, an orchestrator or Prometheus asks from one address, which must not be refused
+UNCOUNTED = ("/health", "/metrics")
 # A read asking for a page of `limit` items counts as one read per LIST_PAGE items asked (the listings' default page
 # size): a listing of 100 matches cost 9.9 ms of CPU, a match 2.3 ms (docs/reliability.md).
 LIST_PAGE = 20
@@ -51,7 +53,7 @@ class RateLimits:
     join: str
     moves: str
     accounts: str = ""  # account creations, always per address (a new account has no key yet)
-    reads: str = ""  # every GET under /v1/, per account or address
+    reads: str = ""  # every GET but UNCOUNTED's, per account or address
     hold: float = 0.0  # seconds an HTTP 429 waits before it is sent (HOLD_REFUSALS)
     # the storage's client options (its timeouts and retries: a frozen Redis must not hold a request longer
     # here than in the event store)
@@ -89,7 +91,7 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
         """before_request: a 429 past any part of the endpoint's limit, or of the reads'."""
         if request.method == "POST" and request.endpoint in limited:
             key, cost = request.endpoint, 1
-        elif READS in limited and request.method in ("GET", "HEAD") and request.path.startswith(API_PREFIX):
+        elif READS in limited and request.method in ("GET", "HEAD") and not request.path.startswith(UNCOUNTED):
             key, cost = READS, read_cost(request.args.get("limit", ""))
         else:
             return None

@@ -58,12 +58,21 @@ def test_a_listing_counts_one_read_per_page_of_twenty_it_asks_for():
     assert_error(client.get("/v1/matches?limit=1", environ_base=FROM_A), 429, "rate_limited")
 
 
-def test_writes_health_docs_and_the_viewers_files_are_not_reads():
+def test_writes_the_health_checks_and_metrics_are_not_reads():
     client = client_with(reads="1/minute")
     assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
     assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code == 201
-    for path in ("/health", "/health/live", "/openapi.json", "/docs/", "/docs/games/mantis", "/", "/viewer/match.js"):
-        assert client.get(path, environ_base=FROM_A).status_code == 200, path
+    for path in ("/health", "/health/live", "/health/ready", "/metrics"):
+        assert client.get(path, environ_base=FROM_A).status_code != 429, path
+    assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+
+
+@pytest.mark.parametrize("path", ["/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/games/mantis", "/",
+                                  "/viewer/match.js", "/nothing/here"])
+def test_the_docs_the_viewers_files_and_unknown_paths_are_reads_too(path):
+    client = client_with(reads="1/minute")
+    assert client.get(path, environ_base=FROM_A).status_code in (200, 404)
+    assert_error(client.get(path, environ_base=FROM_A), 429, "rate_limited")
     assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
 
 
