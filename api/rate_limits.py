@@ -10,15 +10,14 @@ resolves limits and exemptions each time, a large share of a move's CPU before a
 (docs/performance.md). What this server needs of it, a fixed window per endpoint and caller, is one `hit` per
 limit part, here.
 
-Reads (every GET but the health checks' and the metrics') share one budget per caller, `reads`: the viewer, streams
-and bots read far more often than they write, so it is generous; what it stops is one caller looping on reads
-(docs/reliability.md).
-A caller once refused is refused from memory until the window it hit resets, without asking the counters: in a fixed
-window a refused caller stays refused until then anyway, and a client that ignores Retry-After then costs each
-process a dictionary lookup per request, not a Redis round trip. Its 429 is also held back (`hold`, a second, which no
-Retry-After is shorter than): a refusal is cheap but not free, about what a 404 costs, and connections looping on refusals
-would otherwise take the CPU from everyone else (bench/read_flood.py); held, each connection costs one refusal a
-`hold`. The gevent worker holds a greenlet, not a process.
+Reads (every GET but the health checks' and the metrics') share one budget per caller, `reads`: the viewer,
+streams and bots read far more often than they write, so it is generous; what it stops is one caller looping on
+reads (docs/reliability.md#reads).
+
+A caller once refused is refused from memory until the window it hit resets, without asking the counters: in a
+fixed window it stays refused until then anyway. Its 429 is also held back (`hold`, a second, which no Retry-After
+is shorter than): a refusal costs about what a 404 does, and connections looping on refusals took the CPU from
+everyone else; held, each connection costs one refusal a second, and the gevent worker a sleeping greenlet.
 """
 import math
 import time
@@ -32,7 +31,7 @@ from limits.strategies import FixedWindowRateLimiter
 from api.errors import error_body, json_error
 
 MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit with
-READS = "reads"  # the one counter every read of the API counts against
+READS = "reads"  # the one counter every read counts against
 # Not reads: what a load balancer, an orchestrator or Prometheus asks from one address, which must not be refused
 UNCOUNTED = ("/health", "/metrics")
 # A read asking for a page of `limit` items counts as one read per LIST_PAGE items asked (the listings' default page
@@ -61,8 +60,8 @@ class RateLimits:
 
 
 def limit_by_caller(app: Flask, limits: RateLimits) -> None:
-    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation, and the
-    API's reads. No limit: no check at all. The play socket counts its moves with the same `refusal`
+    """Limits POST on match creation (and a tournament's, and a seek's), join, moves and account creation, and
+    reads. No limit: no check at all. The play socket counts its moves with the same `refusal`
     (app.extensions["cardroom.limits"])."""
     limited = {endpoint: parse_many(limit)
                for endpoint, limit in (("matches.MatchList", limits.create), ("matches.MatchJoin", limits.join),
