@@ -7,7 +7,9 @@ client creates a match and moves 10 times a second, past LIMIT_CREATE's minute; 
   flood   the same while 127.0.0.1 loops `--flood` on `--connections` keep-alive connections: the issue's
           GET /v1/matches?limit=100 (`listing`, 100 matches listed), or GET /openapi.json (`openapi`)
 
-For each: the client's create + move in ms (p50, p99, max) and what the flood got a second (by status).
+For each: the client's create + move in ms (p50, p99, max), what the flood got a second (by status), and the CPU
+the server (its gunicorn workers and Redis) used a second, which depends far less on what else runs on the machine
+than the latencies do.
 Usage: python bench/read_flood.py [BEFORE=main] [--flood listing|openapi] [--seconds 60] [--quiet 10] [--rounds 1]
                                   [--connections 50] [--workers 4]
 """
@@ -23,7 +25,9 @@ import time
 from collections import Counter
 from contextlib import ExitStack
 
-from common import NO_RATE_LIMITS, embedded_redis, gunicorn
+import psutil
+
+from common import NO_RATE_LIMITS, embedded_redis, gunicorn, processes_cpu, serving
 from trees import source_tree
 
 FLOODS = {"listing": "/v1/matches?limit=100", "openapi": "/openapi.json"}
@@ -90,11 +94,14 @@ def flood(port: int, path: str, connections: int, stop, answers) -> None:
     answers.put(dict(counted))
 
 
-def phase(port: int, seconds: float, path: str | None, connections: int) -> tuple[list[float], dict]:
-    """The client's timings over `seconds`, with the flood of `path` alongside (None: quiet), and the flood's answers
-    a second by status."""
+def phase(port: int, server: list[psutil.Process], seconds: float, path: str | None,
+          connections: int) -> tuple[list[float], dict]:
+    """The client's timings over `seconds`, with the flood of `path` alongside (None: quiet), and a second: the
+    flood's answers by status and the `server` processes' CPU seconds ("cpu")."""
+    used = processes_cpu(server)
     if path is None:
-        return client_pairs(port, seconds), {}
+        timings = client_pairs(port, seconds)
+        return timings, {"cpu": (processes_cpu(server) - used) / seconds}
     stop, answers = multiprocessing.Event(), multiprocessing.Queue()
     flooder = multiprocessing.Process(target=flood, args=(port, path, connections, stop, answers))
     flooder.start()
@@ -103,9 +110,11 @@ def phase(port: int, seconds: float, path: str | None, connections: int) -> tupl
         timings = client_pairs(port, seconds)
     finally:
         stop.set()
+    used = processes_cpu(server) - used
     counted = answers.get(timeout=120)
     flooder.join()
-    return timings, {status: count / (seconds + 1) for status, count in counted.items()}
+    return timings, {"cpu": used / (seconds + 1),
+                     **{status: count / (seconds + 1) for status, count in counted.items()}}
 
 
 def figures(timings: list[float]) -> str:
@@ -128,33 +137,36 @@ def main():
     settings = {**NO_RATE_LIMITS}
     del settings["LIMIT_READS"]  # the default read limit, where there is one
     results: dict[tuple[str, str], list[float]] = {}
-    floods: dict[str, list[dict]] = {}
+    rates: dict[tuple[str, str], list[dict]] = {}
     with ExitStack() as stack:
-        ports = {}
+        ports, servers = {}, {}
         for label, revision in (("before", args.before), ("after", ".")):
             tree = stack.enter_context(source_tree(revision))
             redis_url = stack.enter_context(embedded_redis())
             base = stack.enter_context(gunicorn("bootstrap.wsgi:app", redis_url, args.workers,
                                                 settings={**settings, "PYTHONPATH": str(tree)}))
             ports[label] = int(base.rsplit(":", 1)[1])
+            servers[label] = serving(psutil.Process(), (base.removeprefix("http://"),
+                                                        redis_url.removeprefix("redis://").split("/")[0]))
             setup = http.client.HTTPConnection("127.0.0.1", ports[label], timeout=60)
             for _ in range(100):  # a full page to list
                 call(setup, "POST", "/v1/matches", TWO_HUMANS)
         for _ in range(args.rounds):  # the two sides alternate, so a noisy neighbour hits both alike
             for label, port in ports.items():
-                results.setdefault((label, "quiet"), []).extend(phase(port, args.quiet, None, args.connections)[0])
-                timings, answers = phase(port, args.seconds, FLOODS[args.flood], args.connections)
-                results.setdefault((label, "flood"), []).extend(timings)
-                floods.setdefault(label, []).append(answers)
+                for what, seconds, path in (("quiet", args.quiet, None), ("flood", args.seconds, FLOODS[args.flood])):
+                    timings, per_second = phase(port, servers[label], seconds, path, args.connections)
+                    results.setdefault((label, what), []).extend(timings)
+                    rates.setdefault((label, what), []).append(per_second)
     print(f"gunicorn workers={args.workers}, {os.cpu_count()} cores; flood: {FLOODS[args.flood]} from one address on "
           f"{args.connections} connections, {args.rounds} round(s) of {args.seconds:g} s (quiet: {args.quiet:g} s); "
           f"another address's create + move, {PAIRS_A_SECOND} a second; before = {args.before}")
     for label in ports:
-        print(f"{label:>6} quiet: {figures(results[label, 'quiet'])}")
-        print(f"{label:>6} flood: {figures(results[label, 'flood'])}")
-        for answers in floods[label]:
-            print(f"{'':>6}        the flood's answers a second: "
-                  + ", ".join(f"{status} {rate:.0f}/s" for status, rate in sorted(answers.items(), key=str)))
+        for what in ("quiet", "flood"):
+            print(f"{label:>6} {what}: {figures(results[label, what])}")
+            for per_second in rates[label, what]:
+                answers = sorted(per_second.items(), key=str)
+                print(f"{'':>6}        the server's CPU {per_second.pop('cpu'):.2f} s a second"
+                      + "".join(f", {status} answers {rate:.0f}/s" for status, rate in answers if status != "cpu"))
     for what in ("quiet", "flood"):
         before, after = (statistics.quantiles(results[label, what], n=100, method="inclusive")[98]
                          for label in ("before", "after"))
