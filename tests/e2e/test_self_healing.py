@@ -119,6 +119,7 @@ def test_supervisorctl_lists_every_program_running_and_supervisord_logged_nothin
     programs = dict(line.split()[:2] for line in status.stdout.splitlines())
     assert set(programs) == {"redis", "web", "worker:worker-0", "worker:worker-1", "scheduler"}, status
     assert set(programs.values()) == {"RUNNING"}
+    assert service.pid("web") > 0  # and the XML-RPC client the other tests use gets in with the same password
     log = (service.data_dir / "logs" / "supervisord.log").read_text()
     assert "spawned: 'web'" in log and " CRIT " not in log
 
