@@ -23,6 +23,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import redis
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
@@ -94,7 +95,14 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
             key, cost = READS, read_cost(request.args.get("limit", ""))
         else:
             return None
-        refused = refusal(key, caller(request.headers.get("Authorization", "")), cost)
+        try:
+            refused = refusal(key, caller(request.headers.get("Authorization", "")), cost)
+        except redis.ConnectionError:
+            if key != READS:
+                raise  # a write needs Redis anyway: 503 redis_unreachable
+            # Redis refused at once: a read goes on, so what needs no Redis (the catalog, the docs) still answers. A
+            # Redis that hangs (TimeoutError) answers 503 here: a read let on would wait out a second timeout.
+            return None
         if not refused:
             return None
         time.sleep(limits.hold)  # a greenlet's sleep under gevent (monkey-patched)
