@@ -1,9 +1,8 @@
 """Answers that do not change while a process runs (the OpenAPI document, the Swagger UI's files, the rules pages, the
 viewer's pages and files), built at their first request and from then on served from memory: their bytes, their
-gzipped bytes and their ETag are computed once per process. Built on each request, /openapi.json cost about 18 ms of
-CPU and a rules page 11 ms (Markdown); the Swagger UI's and the viewer's files were read from disk each time and sent
-uncompressed (flask-compress leaves files alone: they are streamed). From memory each costs about what a 404 does
-(docs/reliability.md).
+gzipped bytes and their ETag are computed once per process. Building the document or a rules page costs several
+times what serving any answer does, and flask-compress leaves files alone (they are streamed), so they went
+uncompressed (docs/reliability.md#reads).
 
 A client whose copy is current (If-None-Match) gets 304. The gzipped answer's tag is the plain one's with
 ":gzip" appended, as flask-compress tags the API's compressed answers (api/etags.py)."""
