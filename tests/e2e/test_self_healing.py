@@ -106,10 +106,11 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    """The whole service with its own embedded Redis, fsyncing every write (appendfsync always)."""
+    """The whole service with its own embedded Redis, fsyncing every write (appendfsync always), without the read
+    limit: one address checks hundreds of matches' logs at once at the end."""
     data_dir = tmp_path_factory.mktemp("heal")
     with running_service(data_dir, EMBEDDED_REDIS_PORT=str(free_port()), REDIS_APPENDFSYNC="always",
-                         STALL_AFTER="2", JANITOR_EVERY="0.5") as base:
+                         STALL_AFTER="2", JANITOR_EVERY="0.5", LIMIT_READS="") as base:
         yield Service(base, data_dir)
 
 
