@@ -15,7 +15,7 @@ from api.accounts import account_routes
 from api.admin import admin as admin_routes
 from api.archive import archive
 from api.catalog import bots, games, health
-from api.docs import rules_pages, swagger_ui
+from api.docs import add_swagger_ui, rules_pages
 from api.feed import feed as feed_routes
 from api.etags import CODINGS
 from api.json_provider import OrjsonProvider
@@ -33,6 +33,7 @@ from api.schemas.play_socket import PlayAnswer, PlayMessage
 from api.schemas.seeks import CreateSeek, seek_rules
 from api.schemas.tournaments import CreateTournament, EntrantSpec, tournament_rules
 from api.seeks import seek_routes
+from api.static_answers import serve
 from api.streams import streams as stream_routes
 from api.ratings import rating_routes
 from api.tournaments import tournaments as tournament_routes
@@ -75,9 +76,13 @@ CORS_HEADERS: CorsHeaders = {"allow_headers": ["Authorization", "Content-Type", 
 
 
 class CardroomApi(Api):
-    """flask-smorest's Api with every HTTP error in cardroom's error shape (304 is not an error: no body)."""
+    """flask-smorest's Api with every HTTP error in cardroom's error shape (304 is not an error: no body), and
+    /openapi.json built once per process (api/static_answers.py)."""
 
     ERROR_SCHEMA = Error
+
+    def _openapi_json(self):
+        return serve("openapi.json", super()._openapi_json)
 
     def handle_http_exception(self, error):
         if error.code == 304:
@@ -179,7 +184,7 @@ def create_app(service: MatchService, health_check, max_body_bytes: int = 65536,
         api.register_blueprint(seek_routes)
     if transparency is not None:
         api.register_blueprint(transparency_routes)
-    app.register_blueprint(swagger_ui())
+    add_swagger_ui(app)
     app.register_blueprint(rules_pages(rules_dir))
     app.register_blueprint(viewer)
     play_socket.add_play_socket(app, api.spec, max_body_bytes)

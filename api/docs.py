@@ -3,15 +3,20 @@
 
 Swagger UI comes from the flask-swagger-ui package, which bundles Swagger UI's own built assets and serves
 them from the app: the page loads nothing from another host. The rules pages are rendered with
-Python-Markdown (tables, fenced code) from the same files the repository shows.
+Python-Markdown (tables, fenced code) from the same files the repository shows. All of them are built once per
+process and served from memory (api/static_answers.py).
 """
 import html
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import markdown
-from flask import Blueprint, Response
+from flask import Blueprint, Flask, Response
+from flask.typing import ResponseReturnValue
 from flask_swagger_ui import get_swaggerui_blueprint
 
+from api.static_answers import serve
 from domain.games import GAMES
 from service.errors import NotFound
 
@@ -21,8 +26,14 @@ STYLE = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto
          "code{background:#f4f4f4;padding:0 .2rem}")
 
 
-def swagger_ui() -> Blueprint:
-    return get_swaggerui_blueprint("/docs", "/openapi.json", config={"app_name": "cardroom API"})
+def add_swagger_ui(app: Flask) -> None:
+    """/docs: Swagger UI's page and files. The OAuth redirect is named, not taken from the first request's host: the
+    page is built once for every host."""
+    app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.json", config={
+        "app_name": "cardroom API", "oauth2RedirectUrl": "/docs/oauth2-redirect.html"}))
+    show = cast(Callable[..., ResponseReturnValue], app.view_functions["swagger_ui.show"])  # not a coroutine
+    app.view_functions["swagger_ui.show"] = lambda path=None: serve(("swagger_ui", path or "index.html"),
+                                                                    lambda: show(path))
 
 
 def rules_pages(rules_dir: Path | None = None) -> Blueprint:
@@ -37,18 +48,26 @@ def rules_pages(rules_dir: Path | None = None) -> Blueprint:
 
     @rules.get("")
     def index():
-        items = "".join(f"<li><a href='/docs/games/{game_id}'>{html.escape(game.INFO.name)}</a>: "
-                        f"{html.escape(game.INFO.summary)}</li>" for game_id, game in GAMES.items())
-        return _page("cardroom: the games", f"<h1>The games</h1><ul>{items}</ul><p><a href='/docs'>API docs</a></p>")
+        return serve(("rules", None), games_index)
 
     @rules.get("/<game_id>")
     def page(game_id):
         if game_id not in GAMES:
             raise NotFound("unknown_game", f"no game {game_id!r}; games: {', '.join(GAMES)}")
-        body = markdown.markdown(pages[game_id].read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
-        return _page(f"cardroom: {GAMES[game_id].INFO.name}", f"<p><a href='/docs/games'>All games</a></p>{body}")
+        return serve(("rules", game_id), lambda: rules_page(game_id, pages[game_id]))
 
     return rules
+
+
+def games_index() -> Response:
+    items = "".join(f"<li><a href='/docs/games/{game_id}'>{html.escape(game.INFO.name)}</a>: "
+                    f"{html.escape(game.INFO.summary)}</li>" for game_id, game in GAMES.items())
+    return _page("cardroom: the games", f"<h1>The games</h1><ul>{items}</ul><p><a href='/docs'>API docs</a></p>")
+
+
+def rules_page(game_id: str, source: Path) -> Response:
+    body = markdown.markdown(source.read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+    return _page(f"cardroom: {GAMES[game_id].INFO.name}", f"<p><a href='/docs/games'>All games</a></p>{body}")
 
 
 def _page(title: str, body: str) -> Response:

@@ -25,7 +25,8 @@ def start_service(redis_url, **settings):
     """`make run` on the given Redis; a bench drives it from one address, so no rate limits unless given."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "QUEUE": f"bench-{port}",
-           "LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_CHALLENGES": "", **settings}
+           "LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_CHALLENGES": "", "LIMIT_READS": "",
+           **settings}
     process = subprocess.Popen([sys.executable, "-m", "bootstrap.run"], env=env, cwd=Path(__file__).parents[1],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -29,7 +29,8 @@ def embedded_redis():
 
 
 # A bench drives everything from 127.0.0.1: the per-address rate limits would measure themselves.
-NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": ""}
+NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": "",
+                  "LIMIT_READS": ""}
 
 
 @contextmanager

@@ -33,7 +33,7 @@ def serve(tree: str, redis_url: str, mode: str) -> None:
     sys.meta_path[:] = [finder for finder in sys.meta_path if "editable" not in repr(finder).lower()]
     sys.path.insert(0, tree)
     os.environ.update(REDIS_URL=redis_url, LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="",
-                         LIMIT_CHALLENGES="")
+                         LIMIT_CHALLENGES="", LIMIT_READS="")
     from bootstrap import build_app, settings
     client, pick, match = build_app(settings()).test_client(), random.Random(1), {}
     if mode == "account-creates":

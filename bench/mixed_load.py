@@ -216,7 +216,8 @@ def main():
     args.workers = os.cpu_count() or 1
     print(f"{args.workers} cores; make run's defaults (one RQ worker per core, two gunicorn workers per core)")
     with embedded_redis() as url:
-        process, base = start_service(url, LIMIT_CREATE=GENEROUS, LIMIT_JOIN=GENEROUS, LIMIT_MOVES=GENEROUS)
+        process, base = start_service(url, LIMIT_CREATE=GENEROUS, LIMIT_JOIN=GENEROUS, LIMIT_MOVES=GENEROUS,
+                                      LIMIT_READS=GENEROUS)
         client = redis.Redis.from_url(url, decode_responses=True)
         try:
             alone, _ = run_phase("A", base, client, process.pid, args, long_search=False)

@@ -192,12 +192,12 @@ def build_services(config: Settings, memo=None) -> Services:
 
 
 def build_rate_limits(config: Settings) -> "RateLimits":
-    from api.rate_limits import RateLimits
+    from api.rate_limits import HOLD_REFUSALS, RateLimits
 
     # the counters default to the RQ Redis, a plain one even when the event log is on a cluster
     return RateLimits(config.rate_limit_storage or require_rq_redis_url(config), config.limit_create,
-                      config.limit_join, config.limit_moves, config.limit_accounts,
-                      storage_options=redis_options(config))
+                      config.limit_join, config.limit_moves, config.limit_accounts, config.limit_reads,
+                      hold=HOLD_REFUSALS, storage_options=redis_options(config))
 
 
 def build_app(config: Settings):

@@ -41,6 +41,8 @@ class Settings:
     limit_join: str            # LIMIT_JOIN: joins per account or client IP
     limit_moves: str           # LIMIT_MOVES: moves per account or client IP
     limit_accounts: str        # LIMIT_ACCOUNTS: account creations per client IP
+    limit_reads: str           # LIMIT_READS: GETs of the API (/v1/) per account or client IP, a listing's page of
+                               #   `limit` items counting as limit/20 reads
     max_open_matches: int      # MAX_OPEN_MATCHES: unfinished matches an account may be seated in at once
     keep_alive: float          # STREAM_KEEP_ALIVE: seconds of silence after which a stream sends a keep-alive
     feed_poll: float           # FEED_POLL: seconds between an account feed's counts of its new matches, the fallback
@@ -113,6 +115,8 @@ class Settings:
             limit_moves=env.get("LIMIT_MOVES", "50/second;1800/minute"),
             # a person or a bot farm makes a few accounts, once; a name grab makes thousands
             limit_accounts=env.get("LIMIT_ACCOUNTS", "5/minute;50/day"),
+            # a bot at LIMIT_MOVES reads twice a move (its legal moves and the table): 100/s, 3,600/minute
+            limit_reads=env.get("LIMIT_READS", "100/second;4000/minute"),
             # a tournament bot plays tens of matches at once; thousands nobody finishes would only fill Redis
             max_open_matches=int(env.get("MAX_OPEN_MATCHES", "100")),
             keep_alive=float(env.get("STREAM_KEEP_ALIVE", "10")),

@@ -27,7 +27,9 @@ bind = f"{_config.host}:{_config.port}"
 workers = _config.web_workers
 # gevent: an idle stream or a slow client holds a greenlet, not a whole worker process; one address holds at
 # most MAX_CONNECTIONS_PER_ADDRESS of a worker's connections (bootstrap/gunicorn_worker.py)
-worker_class = _sibling("gunicorn_worker").bounded_worker(_config.max_connections_per_address)
+# ... and the rest of a body the app did not read is drained, within BODY_TIMEOUT, before the connection is closed
+worker_class = _sibling("gunicorn_worker").bounded_worker(_config.max_connections_per_address,
+                                                          _config.body_timeout)
 worker_connections = 1000
 # gunicorn waits this long for a request's line and headers, idle time before them included (a kept-alive
 # connection's too); bodies have their own deadline (bootstrap/body_deadline.py)

@@ -6,6 +6,7 @@ from one that dies within `startsecs` of starting, logs each program to its own 
 `supervisorctl` shows and controls them while they run."""
 import os
 import pwd
+import secrets
 import shlex
 import sys
 from pathlib import Path
@@ -31,13 +32,21 @@ childlogdir={logs}
 [unix_http_server]
 file={data}/supervisor.sock
 chmod=0700
+username={control_user}
+password={control_password}
 
 [rpcinterface:supervisor]
 supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
 
 [supervisorctl]
 serverurl=unix://{data}/supervisor.sock
+username={control_user}
+password={control_password}
 """
+# supervisord's control socket asks for a password (without one it logs a CRIT line at every start, though the socket
+# is the user's alone); supervisorctl reads it from the same file, written readable by the user only. A new one each
+# run: nothing else needs to know it.
+CONTROL_USER = "cardroom"
 
 # startretries is high because each of our programs waits for Redis rather than dying without it: a
 # program that still dies on start is retried for about 3.5 minutes (1 + 2 + ... + 20 s) before it is FATAL.
@@ -109,7 +118,8 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
         where = (f"{where}, RQ on an " if config.redis_cluster_nodes else "") + \
             f"embedded Redis on {embedded.url} (AOF in {embedded.data_dir}/)"
     user = pwd.getpwuid(os.getuid()).pw_name  # the user we are: supervisord then neither drops nor warns
-    text = SUPERVISORD.format(user=user, data=data, logs=logs, environment="environment=" + ",".join(
+    text = SUPERVISORD.format(user=user, data=data, logs=logs, control_user=CONTROL_USER,
+                              control_password=secrets.token_urlsafe(24), environment="environment=" + ",".join(
         f'{name}="{value}"' for name, value in environment.items())) + "".join(programs)
     supervisorctl = Path(sys.executable).with_name("supervisorctl")  # installed beside this Python
     summary = (f"cardroom: API on http://{config.host}:{config.port} (docs at /docs), {config.workers} bot "
@@ -118,11 +128,18 @@ def supervisord_conf(config: Settings) -> tuple[str, str]:
     return text, summary
 
 
+def write_private(path: Path, text: str) -> None:
+    """Writes `text` to `path`, readable and writable by this user only (it holds the control socket's password)."""
+    path.unlink(missing_ok=True)
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as private:
+        private.write(text)
+
+
 def main() -> int:
     config = Settings.from_env()
     text, summary = supervisord_conf(config)
     conf = config.data_dir.resolve() / "supervisord.conf"
-    conf.write_text(text)
+    write_private(conf, text)
     print(summary, flush=True)
     supervisord(["-c", str(conf)])
     return 0

@@ -49,7 +49,8 @@ def running_service(data_dir: Path, **settings: str):
 
 # Every e2e test drives the service from one address: the rate limits per address would measure themselves (they
 # are tested in tests/unit/test_bounded_cost.py and tests/integration/test_rate_limits.py).
-NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": ""}
+NO_RATE_LIMITS = {"LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "", "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": "",
+                  "LIMIT_READS": ""}
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
 """Over HTTP against gunicorn (gevent workers): bodies without Content-Length, the URL and header limits, and
 bad input reaching a real Redis-backed server all get a 4xx in the error shape and change nothing."""
+import socket
+
 import pytest
 import requests
 
@@ -67,3 +69,25 @@ def test_a_method_not_allowed_says_which_are(server):
     response = requests.delete(f"{server}/v1/games")
     assert_error(response, 405, "method_not_allowed")
     assert set(response.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_a_client_that_sends_its_whole_oversized_body_before_reading_gets_the_413_not_a_reset(server):
+    """As Python's urllib does: `Connection: close`, then the whole body, then the answer is read. The server answers
+    413 from the headers alone; had it closed the connection with the body unread, the kernel would reset it under the
+    client still sending. The body is sent here once the 413 is in, so the server has answered (and, without the
+    drain, closed) while megabytes of it are still to come, however large the machine's socket buffers."""
+    host, port = server.removeprefix("http://").split(":")
+    body = b"x" * 3_000_000
+    with socket.create_connection((host, int(port)), timeout=10) as client:
+        client.sendall(f"POST /v1/matches HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                       f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while b"body_too_large" not in answer:
+            chunk = client.recv(65536)
+            assert chunk, answer
+            answer += chunk
+        client.sendall(body)
+        client.shutdown(socket.SHUT_WR)
+        while chunk := client.recv(65536):  # the server closes once it has the body: no reset
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 ")

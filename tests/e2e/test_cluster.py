@@ -20,7 +20,7 @@ QUEUE = "bots-e2e-cluster"
 def api_nodes(redis_cluster, redis_url, tmp_path_factory):
     settings = dict(REDIS_CLUSTER_NODES=redis_cluster.nodes, RQ_REDIS_URL=redis_url, QUEUE=QUEUE, WORKERS="1",
                     WEB_CONCURRENCY="1", LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="", LIMIT_ACCOUNTS="",
-                    LIMIT_CHALLENGES="")
+                    LIMIT_CHALLENGES="", LIMIT_READS="")
     redis_cluster.flush()
     with running_service(tmp_path_factory.mktemp("node-a"), **settings) as first, \
             running_service(tmp_path_factory.mktemp("node-b"), **settings) as second:

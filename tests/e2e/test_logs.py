@@ -36,7 +36,7 @@ def play_to_the_end(base: str, match_id: str, key: str, sent: list) -> None:
 def test_json_logs_carry_the_request_ids_sent_and_no_secret(tmp_path):
     secrets, sent = [], []  # sent: (request id, route, status) of each request whose id the test chose
     with running_service(tmp_path, LOG_FORMAT="json", LIMIT_CREATE="", LIMIT_JOIN="", LIMIT_MOVES="",
-                         LIMIT_ACCOUNTS="", LIMIT_CHALLENGES="") as base:
+                         LIMIT_ACCOUNTS="", LIMIT_CHALLENGES="", LIMIT_READS="") as base:
         name = f"ann-{uuid.uuid4().hex[:8]}"
         account = requests.post(f"{base}/v1/accounts", json={"name": name, "kind": "bot"},
                                 headers={"X-Request-ID": "create-account"})

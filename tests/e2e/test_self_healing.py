@@ -3,8 +3,11 @@ is SIGKILLed under a light load of matches; the service answers again within sec
 killed child is left behind, every match finishes with a verified log; with `appendfsync always` no
 acknowledged move is lost however often Redis is killed; through a Redis outage every endpoint answers 503
 and the bots resume by themselves."""
+import configparser
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import xmlrpc.client
@@ -28,8 +31,11 @@ class Service:
     """The running service: its URL and, through supervisord's XML-RPC socket, its children."""
 
     def __init__(self, base: str, data_dir: Path):
-        self.base = base
-        transport = SupervisorTransport(None, None, f"unix://{data_dir}/supervisor.sock")
+        self.base, self.data_dir = base, data_dir
+        control = configparser.RawConfigParser()
+        control.read(data_dir / "supervisord.conf")  # supervisorctl's section: the socket and its password
+        transport = SupervisorTransport(control["supervisorctl"]["username"], control["supervisorctl"]["password"],
+                                        control["supervisorctl"]["serverurl"])
         self._supervisor = xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport).supervisor
 
     def pid(self, name: str) -> int:
@@ -100,11 +106,23 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    """The whole service with its own embedded Redis, fsyncing every write (appendfsync always)."""
+    """The whole service with its own embedded Redis, fsyncing every write (appendfsync always), without the read
+    limit: one address checks hundreds of matches' logs at once at the end."""
     data_dir = tmp_path_factory.mktemp("heal")
     with running_service(data_dir, EMBEDDED_REDIS_PORT=str(free_port()), REDIS_APPENDFSYNC="always",
-                         STALL_AFTER="2", JANITOR_EVERY="0.5") as base:
+                         STALL_AFTER="2", JANITOR_EVERY="0.5", LIMIT_READS="") as base:
         yield Service(base, data_dir)
+
+
+def test_supervisorctl_lists_every_program_running_and_supervisord_logged_nothing_critical(service):
+    status = subprocess.run([Path(sys.executable).with_name("supervisorctl"), "-c",
+                             service.data_dir / "supervisord.conf", "status"], capture_output=True, text=True)
+    programs = dict(line.split()[:2] for line in status.stdout.splitlines())
+    assert set(programs) == {"redis", "web", "worker:worker-0", "worker:worker-1", "scheduler"}, status
+    assert set(programs.values()) == {"RUNNING"}
+    assert service.pid("web") > 0  # and the XML-RPC client the other tests use gets in with the same password
+    log = (service.data_dir / "logs" / "supervisord.log").read_text()
+    assert "spawned: 'web'" in log and " CRIT " not in log
 
 
 def test_each_kind_of_child_killed_under_load_is_back_within_seconds_and_every_match_finishes(service):

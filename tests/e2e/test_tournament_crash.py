@@ -19,7 +19,7 @@ SPECS = [{"game": "mantis", "format": "duplicate", "deals": 6, "table_size": 2, 
          {"game": "flipout", "format": "swiss", "rounds": 3, "table_size": 2, "max_parallel": 2,
           "entrants": [{"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}]}]
 SETTINGS = {"STALL_AFTER": "2", "JANITOR_EVERY": "0.5", "LIMIT_CREATE": "", "LIMIT_JOIN": "", "LIMIT_MOVES": "",
-            "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": ""}
+            "LIMIT_ACCOUNTS": "", "LIMIT_CHALLENGES": "", "LIMIT_READS": ""}
 
 
 def progress(base, ids):

@@ -8,7 +8,7 @@ import sys
 import pytest
 import requests
 
-from tests.e2e.conftest import running_service
+from tests.e2e.conftest import NO_RATE_LIMITS, running_service
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -30,7 +30,7 @@ def verify(*arguments: str) -> subprocess.CompletedProcess:
 
 def test_a_saved_head_and_a_finished_match_are_proven_against_the_server_s_later_head(redis_url, tmp_path):
     (tmp_path / "data").mkdir()
-    with running_service(tmp_path / "data", REDIS_URL=redis_url) as base:
+    with running_service(tmp_path / "data", REDIS_URL=redis_url, **NO_RATE_LIMITS) as base:
         assert (tmp_path / "data" / "transparency.pem").exists()
         earlier = finished_matches(base, 2)
         saved = requests.get(f"{base}/v1/transparency/head").json()

@@ -38,3 +38,19 @@ def test_a_caller_with_an_account_key_is_counted_as_the_account_and_others_by_ad
     assert "your account" in refused["message"] and refused["retry_after"] >= 1
     assert client.post("/v1/matches", json=HUMANS, headers=bob).status_code == 201  # bob has his own limit
     assert [client.post("/v1/matches", json=HUMANS).status_code for _ in range(3)] == [201, 201, 429]  # the address
+
+
+def test_reads_are_counted_per_account_wherever_they_come_from_and_per_address_without_a_key(redis_url):
+    accounts = AccountService(InMemoryAccountStore())
+    limits = RateLimits(redis_url, create="", join="", moves="", reads="3/minute")
+    first, second = (create_app(make_service(accounts=accounts), lambda: True, accounts=accounts,
+                                rate_limits=limits).test_client() for _ in range(2))
+    key = first.post("/v1/accounts", json={"name": "reader", "kind": "bot"}).get_json()["api_key"]
+    alice = {"Authorization": f"Bearer {key}"}
+    answers = [client.get("/v1/accounts/me", headers=alice, environ_base={"REMOTE_ADDR": address}).status_code
+               for client, address in ((first, "10.0.0.1"), (second, "10.0.0.2"), (first, "10.0.0.3"))]
+    assert answers == [200, 200, 200]
+    refused = assert_error(second.get("/v1/accounts/me", headers=alice, environ_base={"REMOTE_ADDR": "10.0.0.4"}),
+                           429, "rate_limited")
+    assert "your account" in refused["message"]
+    assert second.get("/v1/games", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200  # the address's own

@@ -1,9 +1,10 @@
 """What one client may cost: rate limits and quotas per address (429 in the error shape, with Retry-After)
 and the caps on a bot's search."""
 import pytest
+from limits.strategies import FixedWindowRateLimiter
 
 from api.app import create_app
-from api.rate_limits import RateLimits
+from api.rate_limits import HOLD_REFUSALS, RateLimits
 from bootstrap import build_rate_limits
 from bootstrap.config import Settings
 from domain.bots.ismcts import MAX_BUDGET_MS, MAX_ITERATIONS
@@ -15,8 +16,9 @@ FROM_A = {"REMOTE_ADDR": "10.0.0.1"}
 FROM_B = {"REMOTE_ADDR": "10.0.0.2"}
 
 
-def client_with(create="", join="", moves=""):
-    app = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", create, join, moves))
+def client_with(create="", join="", moves="", reads=""):
+    app = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", create, join, moves,
+                                                                         reads=reads))
     return app.test_client()
 
 
@@ -37,6 +39,68 @@ def test_the_limit_counts_per_address_and_leaves_reads_alone():
     for _ in range(3):
         assert client.get("/v1/matches", environ_base=FROM_A).status_code == 200
         assert client.get(f"/v1/matches/{created['id']}", environ_base=FROM_A).status_code == 200
+
+
+def test_reads_past_the_limit_get_429_with_retry_after_for_that_address_only():
+    client = client_with(reads="3/minute")
+    assert [client.get("/v1/games", environ_base=FROM_A).status_code for _ in range(3)] == [200, 200, 200]
+    refused = client.get("/v1/bots", environ_base=FROM_A)  # one budget for every read
+    body = assert_error(refused, 429, "rate_limited")
+    assert 1 <= body["retry_after"] <= 60 and refused.headers["Retry-After"] == str(body["retry_after"])
+    assert "your address" in body["message"]
+    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200
+
+
+def test_a_listing_counts_one_read_per_page_of_twenty_it_asks_for():
+    client = client_with(reads="10/minute")
+    assert client.get("/v1/matches?limit=100", environ_base=FROM_A).status_code == 200  # 5 reads
+    assert client.get("/v1/matches?limit=81", environ_base=FROM_A).status_code == 200  # 5 more
+    assert_error(client.get("/v1/matches?limit=1", environ_base=FROM_A), 429, "rate_limited")
+
+
+def test_writes_the_health_checks_and_metrics_are_not_reads():
+    client = client_with(reads="1/minute")
+    assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
+    assert client.post("/v1/matches", json=HUMANS, environ_base=FROM_A).status_code == 201
+    for path in ("/health", "/health/live", "/health/ready", "/metrics"):
+        assert client.get(path, environ_base=FROM_A).status_code != 429, path
+    assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+
+
+@pytest.mark.parametrize("path", ["/openapi.json", "/docs/swagger-ui-bundle.js", "/docs/games/mantis", "/",
+                                  "/viewer/match.js", "/nothing/here"])
+def test_the_docs_the_viewers_files_and_unknown_paths_are_reads_too(path):
+    client = client_with(reads="1/minute")
+    assert client.get(path, environ_base=FROM_A).status_code in (200, 404)
+    assert_error(client.get(path, environ_base=FROM_A), 429, "rate_limited")
+    assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+
+
+def test_a_refused_caller_is_refused_from_memory_without_asking_the_counters_again(monkeypatch):
+    client, asked = client_with(reads="1/minute"), []
+    counted = FixedWindowRateLimiter.hit
+    monkeypatch.setattr(FixedWindowRateLimiter, "hit",
+                        lambda self, *args, **kwargs: asked.append(args) or counted(self, *args, **kwargs))
+    assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
+    first = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+    assert len(asked) == 2
+    for _ in range(3):
+        again = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
+        assert again["retry_after"] <= first["retry_after"]
+    assert len(asked) == 2
+    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200 and len(asked) == 3
+
+
+def test_a_refusal_is_held_back_before_it_is_answered_and_an_answer_is_not(monkeypatch):
+    held = []
+    monkeypatch.setattr("api.rate_limits.time.sleep", held.append)
+    client = create_app(make_service(), lambda: True, rate_limits=RateLimits("memory://", "1/minute", "", "",
+                                                                              reads="1/minute", hold=0.5)).test_client()
+    assert client.get("/v1/games").status_code == 200 and client.post("/v1/matches", json=HUMANS).status_code == 201
+    assert held == []
+    assert_error(client.get("/v1/games"), 429, "rate_limited")
+    assert_error(client.post("/v1/matches", json=HUMANS), 429, "rate_limited")
+    assert held == [0.5, 0.5]
 
 
 def test_a_quota_is_one_more_part_of_the_creation_limit():
@@ -85,6 +149,7 @@ def test_the_limits_default_to_the_services_redis_and_can_each_be_turned_off():
     config = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "LIMIT_JOIN": ""})
     limits = build_rate_limits(config)
     assert limits.storage_uri == "redis://127.0.0.1:6390/0" and limits.join == ""
-    assert limits.create.endswith("/day") and limits.moves
+    assert limits.create.endswith("/day") and limits.moves and limits.reads
+    assert limits.hold == HOLD_REFUSALS > 0  # the service holds its refusals; the tests' apps above do not
     elsewhere = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6390/0", "RATE_LIMIT_STORAGE": "memory://"})
     assert build_rate_limits(elsewhere).storage_uri == "memory://"

@@ -8,7 +8,7 @@ import pytest
 from flask import Response
 
 from api.app import GZIP_MIN_BYTES, create_app
-from api.docs import rules_pages
+from api.docs import RULES_DIR, rules_pages
 from domain.games import GAMES
 from eventstore.memory import InMemoryEventStore
 from tests.support.http import THREE, assert_error, bearer, make_client
@@ -231,3 +231,61 @@ def test_every_games_rules_page_is_served_as_html_and_the_catalog_links_to_it(cl
 def test_the_server_refuses_to_start_without_the_rules_pages(tmp_path):
     with pytest.raises(RuntimeError, match="rules pages missing"):
         rules_pages(tmp_path)
+
+
+# --- answers built once per process ----------------------------------------------------------------------
+def test_the_openapi_document_is_built_once_and_served_gzipped_or_plain_with_one_tag(monkeypatch):
+    client, built = make_client(), []
+    spec = client.application.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
+    document = spec.to_dict
+    monkeypatch.setattr(spec, "to_dict", lambda: built.append(1) or document())
+    plain = client.get("/openapi.json", headers={"Accept-Encoding": "identity"})
+    zipped = client.get("/openapi.json", headers=GZIP)
+    assert plain.status_code == zipped.status_code == 200 and zipped.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(zipped.data)) == plain.get_json() == document()
+    assert zipped.headers["ETag"] == plain.headers["ETag"][:-1] + ':gzip"'
+    assert "Accept-Encoding" in zipped.headers["Vary"] and len(zipped.data) < len(plain.data) / 5
+    for _ in range(3):
+        assert client.get("/openapi.json", headers=GZIP).data == zipped.data
+    assert len(built) == 1
+
+
+@pytest.mark.parametrize("sent", ["plain", "gzip"])
+def test_the_openapi_document_answers_304_to_either_of_its_tags(sent):
+    client = make_client()
+    tag = client.get("/openapi.json", headers=GZIP if sent == "gzip" else {}).headers["ETag"]
+    for headers in ({}, GZIP):
+        again = client.get("/openapi.json", headers={**headers, "If-None-Match": tag})
+        assert again.status_code == 304 and again.data == b"" and again.headers["ETag"]
+    assert client.get("/openapi.json", headers={"If-None-Match": '"another"'}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/docs/", "/docs/swagger-ui-bundle.js", "/docs/games/mantis", "/docs/games",
+                                  "/", "/matches/any", "/viewer/match.js", "/viewer/style.css"])
+def test_the_docs_and_viewer_files_are_served_from_memory_gzipped_when_asked_and_304_when_current(path):
+    client = make_client()
+    plain = client.get(path, headers={"Accept-Encoding": "identity"})
+    zipped = client.get(path, headers=GZIP)
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    assert gzip.decompress(zipped.data) == plain.data and zipped.headers["Content-Encoding"] == "gzip"
+    assert client.get(path, headers={"If-None-Match": plain.headers["ETag"]}).status_code == 304
+
+
+def test_a_rules_page_is_rendered_once_per_process_so_editing_its_file_shows_after_a_restart(tmp_path):
+    for game in GAMES.values():
+        name = f"{game.__name__.rpartition('.')[2]}.md"
+        (tmp_path / name).write_text((RULES_DIR / name).read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(make_service(), lambda: True, rules_dir=tmp_path)
+    first = app.test_client().get("/docs/games/mantis").data
+    (tmp_path / "mantis.md").write_text("# Edited", encoding="utf-8")
+    assert app.test_client().get("/docs/games/mantis").data == first
+    assert b"<h1>Edited</h1>" in create_app(make_service(), lambda: True, rules_dir=tmp_path).test_client().get(
+        "/docs/games/mantis").data
+
+
+def test_a_file_or_page_that_does_not_exist_is_404_and_is_not_kept():
+    client = make_client()
+    assert client.get("/viewer/nothing.js").status_code == 404
+    assert_error(client.get("/docs/games/chess"), 404, "unknown_game")
+    assert client.get("/docs/nothing.js").status_code == 404
+    assert not client.application.extensions.get("cardroom.static_answers")

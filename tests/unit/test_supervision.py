@@ -1,8 +1,9 @@
 """The supervisord configuration `make run` writes: what it supervises and how it restarts it."""
 import configparser
+import stat
 
 from bootstrap.config import Settings
-from bootstrap.run import GUNICORN_CONF, supervisord_conf
+from bootstrap.run import GUNICORN_CONF, supervisord_conf, write_private
 
 
 def parsed(tmp_path, **env) -> configparser.RawConfigParser:
@@ -46,3 +47,18 @@ def test_every_process_writes_its_figures_to_one_metrics_dir_emptied_of_the_last
     config = parsed(tmp_path)
     assert f'PROMETHEUS_MULTIPROC_DIR="{tmp_path}/metrics"' in config["supervisord"]["environment"]
     assert (tmp_path / "metrics").is_dir() and not leftover.exists()
+
+
+def test_the_control_socket_asks_for_a_password_that_supervisorctl_reads_from_the_same_file(tmp_path):
+    config = parsed(tmp_path)
+    server, control = config["unix_http_server"], config["supervisorctl"]
+    assert server["username"] == control["username"] and server["password"] == control["password"]
+    assert len(server["password"]) >= 32 and server["password"] != parsed(tmp_path)["unix_http_server"]["password"]
+
+
+def test_the_configuration_holding_that_password_is_readable_by_its_user_only(tmp_path):
+    conf = tmp_path / "supervisord.conf"
+    conf.write_text("a previous run's")
+    conf.chmod(0o644)
+    write_private(conf, "[supervisord]\n")
+    assert conf.read_text() == "[supervisord]\n" and stat.S_IMODE(conf.stat().st_mode) == 0o600
