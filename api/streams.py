@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.context import credential
-from api.schemas.common import LARGEST, StreamQuery
+from api.schemas.common import StreamQuery
 from api.schemas.errors import refusals
 from observability.metrics import held_open
 from service.errors import ServiceError
@@ -14,7 +14,9 @@ from service.live.streams import Frame, MatchStreams
 
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 RETRY_MS = 2000  # how long an SSE client waits before it reconnects
-VERSION_DIGITS = 16  # the largest version, 2**53 - 1, has 16 digits
+# Last-Event-ID's most digits: every 15-digit number is below 2**53 (JSON's largest exact integer), so the header's
+# schema, a string of digits, admits exactly what the server reads (a 16-digit one may pass 2**53 - 1)
+VERSION_DIGITS = 15
 # no cache or proxy may hold frames back; a compressor must pass the response through (see api/app.py)
 HEADERS = {"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"}
 
@@ -92,9 +94,9 @@ def last_event_id() -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is None or header == "":
         return None
-    if not (len(header) <= VERSION_DIGITS and header.isascii() and header.isdigit() and int(header) <= LARGEST):
+    if not (len(header) <= VERSION_DIGITS and header.isascii() and header.isdigit()):
         raise ServiceError("invalid_last_event_id", "Last-Event-ID is the version of the last frame you got: "
-                                                    f"a whole number from 0 to {LARGEST}")
+                                                    f"a whole number of at most {VERSION_DIGITS} digits")
     return int(header)
 
 

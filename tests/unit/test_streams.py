@@ -221,6 +221,8 @@ def test_over_http_ndjson_carries_the_same_objects_one_a_line_and_last_event_id_
     ("", {"Last-Event-ID": "seven"}, 400, "invalid_last_event_id"),
     ("", {"Last-Event-ID": "²"}, 400, "invalid_last_event_id"),
     ("", {"Last-Event-ID": "9007199254740992"}, 400, "invalid_last_event_id"),  # 2**53: past the largest version
+    ("", {"Last-Event-ID": "1000000000000000"}, 400, "invalid_last_event_id"),  # 16 digits: more than the document's
+    ("", {"Last-Event-ID": "999999999999999"}, 404, "version_not_found"),  # 15: a version the match has not reached
     ("?after=-1", {}, 422, None),
     ("?after=" + "9" * 400, {}, 422, None),
     ("?after=999", {}, 404, "version_not_found"),
