@@ -40,7 +40,9 @@ MOVES = "matches.MatchMoves"  # the endpoint the play socket shares its limit wi
 # endpoints counted in another's windows: a rematch is a match created, the same counter as POST /v1/matches
 SHARED_COUNTERS = {"matches.MatchRematch": "matches.MatchList"}
 READS = "reads"  # the one counter every read counts against
-# Each counter's name in the RateLimit headers and a 429's `policy`, a window's name appended ("moves-minute")
+RATE_LIMIT_HEADERS = ("RateLimit-Policy", "RateLimit")
+# Each counter's name in the RateLimit headers and a 429's `policy`, a window's name appended ("moves-minute"); every
+# endpoint named here but READS is a POST counted in its own windows (a rematch in the creations')
 POLICIES = {"matches.MatchList": "matches", "matches.MatchJoin": "joins", MOVES: "moves",
             "accounts.Accounts": "accounts", "tournaments.TournamentList": "tournaments", "seeks.SeekPool": "seeks",
             READS: "reads"}
@@ -135,7 +137,7 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
             # Redis refused at once: a read goes on, so what needs no Redis (the catalog, the docs) still answers. A
             # Redis that hangs (TimeoutError) answers 503 here: a read let on would wait out a second timeout.
             return None
-        g.rate_limit_headers = [("RateLimit-Policy", policies[key]), ("RateLimit", standing_header(standing))]
+        g.rate_limit_headers = list(zip(RATE_LIMIT_HEADERS, (policies[key], standing_header(standing))))
         if not standing.refused:
             return None
         time.sleep(limits.hold)  # a greenlet's sleep under gevent (monkey-patched)
