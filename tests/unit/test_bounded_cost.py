@@ -1,5 +1,7 @@
 """What one client may cost: rate limits and quotas per address (429 in the error shape, with Retry-After)
 and the caps on a bot's search."""
+import re
+
 import pytest
 from limits.storage import MemoryStorage
 
@@ -110,6 +112,60 @@ def test_a_refusal_is_held_back_before_it_is_answered_and_an_answer_is_not(monke
     assert_error(client.get("/v1/games"), 429, "rate_limited")
     assert_error(client.post("/v1/matches", json=HUMANS), 429, "rate_limited")
     assert held == [0.5, 0.5]
+
+
+def standing(answer) -> tuple[str, int, int]:
+    """The RateLimit header's policy, remaining requests (r) and seconds until the reset (t)."""
+    policy, remaining, reset = re.fullmatch(r'"([\w-]+)";r=(\d+);t=(\d+)', answer.headers["RateLimit"]).groups()
+    return policy, int(remaining), int(reset)
+
+
+def test_every_limited_answer_lists_the_windows_and_stands_in_the_one_closest_to_running_out():
+    # given reads limited to a burst of 3 a minute within 100 an hour
+    client = client_with(reads="3/minute;100/hour")
+    # when an address reads once, then the burst's window has the fewest left
+    first = client.get("/v1/games", environ_base=FROM_A)
+    assert first.headers["RateLimit-Policy"] == '"reads-minute";q=3;w=60, "reads-hour";q=100;w=3600'
+    policy, remaining, reset = standing(first)
+    assert (policy, remaining) == ("reads-minute", 2) and 1 <= reset <= 60
+    # and with an hour's quota of 5, after three reads the hour's window is the closer
+    client = client_with(reads="100/minute;5/hour")
+    answers = [client.get("/v1/games", environ_base=FROM_A) for _ in range(3)]
+    policy, remaining, reset = standing(answers[-1])
+    assert (policy, remaining) == ("reads-hour", 2) and 1 <= reset <= 3600
+    assert standing(client.get("/v1/games", environ_base=FROM_B))[:2] == ("reads-hour", 4)  # the other address's own
+
+
+def test_a_write_and_its_refusal_carry_the_headers_and_the_refusal_names_the_limit_it_hit():
+    # given creations limited to 20 a second and 2 a minute
+    client = client_with(create="20/second;2/minute")
+    # when an address creates twice, then a third time
+    created = [client.post("/v1/matches", json=HUMANS, environ_base=FROM_A) for _ in range(2)]
+    refused = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A)
+    # then each answer stands in the minute's window, the refusal at 0 with the limit and policy it hit
+    assert [standing(answer)[:2] for answer in created] == [("matches-minute", 1), ("matches-minute", 0)]
+    body = assert_error(refused, 429, "rate_limited")
+    assert (body["limit"], body["policy"]) == ("2 per 1 minute", "matches-minute")
+    assert "2 per 1 minute (matches-minute)" in body["message"]
+    assert refused.headers["RateLimit-Policy"] == '"matches-second";q=20;w=1, "matches-minute";q=2;w=60'
+    policy, remaining, reset = standing(refused)
+    assert (policy, remaining) == ("matches-minute", 0) and 1 <= reset <= 60 and 1 <= body["retry_after"] <= 60
+
+
+def test_what_is_not_limited_carries_no_rate_limit_headers():
+    # given reads limited and writes not
+    client = client_with(reads="10/minute")
+    # then the health checks, uncounted, and a creation, unlimited, say nothing of rate limits
+    for answer in (client.get("/health"), client.get("/health/ready"), client.post("/v1/matches", json=HUMANS)):
+        assert "RateLimit" not in answer.headers and "RateLimit-Policy" not in answer.headers
+    assert "RateLimit" in client.get("/v1/games").headers
+
+
+def test_a_browser_page_may_read_the_rate_limit_headers():
+    client = client_with(reads="10/minute")
+    answer = client.get("/v1/games", headers={"Origin": "https://bots.example"})
+    exposed = {name.strip() for name in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"RateLimit-Policy", "RateLimit", "Retry-After"} <= exposed
 
 
 def test_a_quota_is_one_more_part_of_the_creation_limit():
