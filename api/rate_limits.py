@@ -128,8 +128,8 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
             key, cost = READS, read_cost(request.args.get("limit", ""))
         else:
             return None
-        whom = caller(request.headers.get("Authorization", ""))
         try:
+            whom = caller(request.headers.get("Authorization", ""))
             standing = count(key, whom, cost)
         except redis.ConnectionError:
             if key != READS:
@@ -137,15 +137,18 @@ def limit_by_caller(app: Flask, limits: RateLimits) -> None:
             # Redis refused at once: a read goes on, so what needs no Redis (the catalog, the docs) still answers. A
             # Redis that hangs (TimeoutError) answers 503 here: a read let on would wait out a second timeout.
             return None
-        g.rate_limit_headers = list(zip(RATE_LIMIT_HEADERS, (policies[key], standing_header(standing))))
+        g.rate_limit = (policies[key], standing)
         if not standing.refused:
             return None
         time.sleep(limits.hold)  # a greenlet's sleep under gevent (monkey-patched)
         return json_error(*rate_limited(standing, whom))
 
     def add_headers(response):
-        """after_request: every answer counted (whatever its status, a 429 too) says where its caller stands."""
-        response.headers.extend(g.get("rate_limit_headers", ()))
+        """after_request: every answer counted (whatever its status, a 429 too) says where its caller stands, the
+        seconds to the reset counted when it is sent (after a refusal's hold, as its Retry-After)."""
+        if "rate_limit" in g:
+            policy, standing = g.rate_limit
+            response.headers.extend(zip(RATE_LIMIT_HEADERS, (policy, standing_header(standing))))
         return response
 
     app.before_request(check)
