@@ -19,7 +19,7 @@ from api.docs import add_swagger_ui, rules_pages
 from api.feed import feed as feed_routes
 from api.etags import CODINGS
 from api.json_provider import OrjsonProvider
-from api.rate_limits import RateLimits, limit_by_caller
+from api.rate_limits import RATE_LIMIT_HEADERS, RateLimits, limit_by_caller
 from api.matches import matches
 from api.metrics import add_metrics, instrument
 from api.schemas import streams as stream_schemas
@@ -61,7 +61,8 @@ GZIP_LEVEL = 1
 # 70 µs of CPU (docs/performance.md). flask-compress's default is 500.
 GZIP_MIN_BYTES = 1024
 # Browsers may call the API from any page allowed by `cors_origins`; a seat token travels in the
-# Authorization header (never a cookie), so a page can only act with a token its user gave it.
+# Authorization header (never a cookie), so a page can only act with a token its user gave it. A page may read the
+# headers that pace it (RateLimit-Policy, RateLimit, Retry-After): a browser hides any not exposed.
 class CorsHeaders(TypedDict):
     allow_headers: list[str]
     expose_headers: list[str]
@@ -71,8 +72,8 @@ class CorsHeaders(TypedDict):
 
 CORS_HEADERS: CorsHeaders = {"allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match",
                                   REQUEST_ID_HEADER],
-                "expose_headers": ["ETag", REQUEST_ID_HEADER], "methods": ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-                "max_age": 600}
+                "expose_headers": ["ETag", REQUEST_ID_HEADER, *RATE_LIMIT_HEADERS, "Retry-After"],
+                "methods": ["GET", "POST", "PATCH", "DELETE", "OPTIONS"], "max_age": 600}
 
 
 class CardroomApi(Api):

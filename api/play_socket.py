@@ -25,7 +25,7 @@ from wsproto.frame_protocol import CloseReason, RsvBits
 from api.context import forget_request_memo, service
 from api.errors import SCHEMA_MISMATCH, describe, error_body
 from api.limits import loads
-from api.rate_limits import MOVES, caller
+from api.rate_limits import caller, rate_limited
 from api.request_ids import HEADER as REQUEST_ID_HEADER
 from api.schemas.play_socket import PlayMessage, RequestId
 from observability.metrics import held_open
@@ -157,10 +157,12 @@ def answer(message: str | bytes) -> str:
 def play_move(message: dict) -> tuple[int, dict]:
     """As POST .../moves: counted against the moves' rate limit of the key's account or the socket's address."""
     token = message["token"]
-    refusal = current_app.extensions.get("cardroom.limits")
-    refused = refusal(MOVES, caller(f"Bearer {token}")) if refusal else None
-    if refused:
-        return 429, refused[0]
+    count_move = current_app.extensions.get("cardroom.count_move")
+    if count_move:
+        whom = caller(f"Bearer {token}")
+        standing = count_move(whom)
+        if standing.refused:
+            return 429, rate_limited(standing, whom)[0]
     return 201, service().move(message["match_id"], token, message["move"], message["expected_version"],
                                message.get("idempotency_key"))
 

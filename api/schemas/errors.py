@@ -4,6 +4,7 @@ from copy import deepcopy
 from apispec import BasePlugin
 from marshmallow import Schema, fields
 
+from api.rate_limits import POLICIES, READS, SHARED_COUNTERS, UNCOUNTED
 from api.schemas.catalog import READINESS_CHECKS
 
 
@@ -22,9 +23,25 @@ class Error(Schema):
     retry_after = fields.Integer(metadata={"description": "with 429 rate_limited: seconds until the limit that "
                                                           "was hit resets; with 503: seconds to wait before a "
                                                           "retry (also the Retry-After header)"})
+    limit = fields.String(metadata={"description": "with 429 rate_limited: the limit that was hit, e.g. "
+                                                   "'1800 per 1 minute'"})
+    policy = fields.String(metadata={"description": "with 429 rate_limited: that limit's policy in the RateLimit "
+                                                    "headers, e.g. 'moves-minute'"})
 
 
 RETRY_AFTER = {"description": "seconds to wait before a retry", "schema": {"type": "integer", "minimum": 1}}
+# On every answer of an operation that counts against a rate limit, when that limit is set (api/rate_limits.py)
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": {"description": "the windows of the rate limit this request counted against "
+                                        "(draft-ietf-httpapi-ratelimit-headers-10): each window's policy name, quota q "
+                                        "and length w in seconds, e.g. '\"moves-second\";q=50;w=1, "
+                                        "\"moves-minute\";q=1800;w=60'. Sent when the operation's limit is set (LIMIT_READS, "
+                                        "LIMIT_MOVES, ...: docs/reliability.md)", "schema": {"type": "string"}},
+    "RateLimit": {"description": "the caller's window closest to running out (the fewest requests left): its policy "
+                                 "name, the requests remaining r and the seconds t until it resets, e.g. "
+                                 "'\"moves-second\";r=38;t=1'", "schema": {"type": "string"}}}
+RATE_LIMIT_REFERENCES = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS}
+LIMITED_WRITES = {*POLICIES, *SHARED_COUNTERS} - {READS}  # the POSTs' endpoints
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 WAITS = (429, 503)  # the refusals that carry Retry-After
 # What every operation may be answered besides its own, and why (api/errors.py, bootstrap/gunicorn_worker.py)
@@ -46,12 +63,25 @@ def refusals(answers: dict[int, list[str]]) -> dict:
     return {"responses": {str(status): refusal(status, *reasons) for status, reasons in answers.items()}}
 
 
+def rate_limited(method: str, path: str | None, rule) -> bool:
+    """Whether the operation counts against a rate limit: every read but UNCOUNTED's, and the limited writes."""
+    if method == "get":
+        return not (path or "").startswith(UNCOUNTED)
+    return method == "post" and rule is not None and rule.endpoint in LIMITED_WRITES
+
+
 class Refusals(BasePlugin):
     """apispec plugin: every operation may be refused 429 (too many connections from the caller's address), and every
-    one on the store 503 while Redis is out of reach; each operation states its own refusals beside these."""
+    one on the store 503 while Redis is out of reach; each operation states its own refusals beside these. Every
+    answer of a rate-limited operation but a 503 (its counter out of reach) carries the RateLimit headers."""
 
-    def operation_helper(self, path=None, operations=None, **kwargs) -> None:
-        for operation in (operations or {}).values():
+    def init_spec(self, spec) -> None:
+        super().init_spec(spec)
+        for name, header in RATE_LIMIT_HEADERS.items():
+            spec.components.header(name, header)
+
+    def operation_helper(self, path=None, operations=None, rule=None, **kwargs) -> None:
+        for method, operation in (operations or {}).items():
             answers = operation.setdefault("responses", {})
             if "429" in answers:
                 answers["429"]["description"] += f"; {TOO_MANY}"
@@ -59,3 +89,8 @@ class Refusals(BasePlugin):
                 answers["429"] = refusal(429, TOO_MANY)
             if path and path.startswith(STORE_PATHS) and "503" not in answers:
                 answers["503"] = refusal(503, REDIS_UNREACHABLE)
+            if rate_limited(method, path, rule):
+                for status, answer in answers.items():
+                    # a name is a shared response's reference (flask-smorest's DEFAULT_ERROR), which takes no headers
+                    if status != "503" and isinstance(answer, dict):
+                        answer.setdefault("headers", {}).update(deepcopy(RATE_LIMIT_REFERENCES))

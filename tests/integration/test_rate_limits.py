@@ -1,5 +1,6 @@
 """Rate limits on the real Redis: every gunicorn worker (here: two apps) counts against one limit."""
 import pytest
+import redis
 
 from api.app import create_app
 from api.rate_limits import RateLimits
@@ -54,3 +55,43 @@ def test_reads_are_counted_per_account_wherever_they_come_from_and_per_address_w
                            429, "rate_limited")
     assert "your account" in refused["message"]
     assert second.get("/v1/games", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 200  # the address's own
+
+
+def redis_commands(monkeypatch) -> list[str]:
+    """The commands every Redis client sends from now on, by name: each is one round trip."""
+    sent: list[str] = []
+    send = redis.Redis.execute_command
+    monkeypatch.setattr(redis.Redis, "execute_command",
+                        lambda self, *args, **options: sent.append(str(args[0]).upper()) or send(self, *args, **options))
+    return sent
+
+
+def test_the_rate_limit_headers_count_every_process_and_cost_one_round_trip_more_at_most(redis_url, monkeypatch):
+    # given two processes on one Redis, reads limited to 3 a minute within 100 an hour
+    limits = RateLimits(redis_url, create="", join="", moves="", reads="3/minute;100/hour")
+    first, second = (create_app(make_service(), lambda: True, rate_limits=limits).test_client() for _ in range(2))
+    first.get("/v1/games", environ_base={"REMOTE_ADDR": "10.0.0.9"})  # loads the counting script into Redis
+    sent = redis_commands(monkeypatch)
+    # when one address reads in each in turn
+    opening = first.get("/v1/games")
+    opened = sent[:]
+    following = second.get("/v1/games")
+    followed = sent[len(opened):]
+    last = first.get("/v1/games")
+    before_refusal = len(sent)
+    refused = second.get("/v1/games")
+    refusal = sent[before_refusal:]
+    # then both processes count in the same windows, every answer says so
+    assert {answer.headers["RateLimit-Policy"] for answer in (opening, following, last, refused)} == \
+        {'"reads-minute";q=3;w=60, "reads-hour";q=100;w=3600'}
+    assert [answer.headers["RateLimit"].split(";t=")[0] for answer in (opening, following, last, refused)] == \
+        ['"reads-minute";r=2', '"reads-minute";r=1', '"reads-minute";r=0', '"reads-minute";r=0']
+    body = assert_error(refused, 429, "rate_limited")
+    assert (body["limit"], body["policy"]) == ("3 per 1 minute", "reads-minute")
+    assert 1 <= int(refused.headers["RateLimit"].split(";t=")[1]) <= 60
+    # and the counting took one round trip a window, as before these headers, plus one for a reset not known
+    assert opened == ["EVALSHA", "EVALSHA"]  # the windows opened by this read: their resets are a window away
+    assert followed == ["EVALSHA", "EVALSHA", "TTL"]
+    assert refusal == ["EVALSHA", "TTL"]  # the refused window's count and reset; the hour's is not counted
+    assert len(sent) == before_refusal + 2 and second.get("/v1/games").status_code == 429
+    assert len(sent) == before_refusal + 2  # a refusal remembered asks Redis nothing

@@ -1,7 +1,9 @@
 """What one client may cost: rate limits and quotas per address (429 in the error shape, with Retry-After)
 and the caps on a bot's search."""
+import re
+
 import pytest
-from limits.strategies import FixedWindowRateLimiter
+from limits.storage import MemoryStorage
 
 from api.app import create_app
 from api.rate_limits import HOLD_REFUSALS, RateLimits
@@ -14,6 +16,17 @@ from tests.support.service import make_service
 HUMANS = {"game": "mantis", "seats": [{"name": "ann"}, {"name": "bob"}, {"name": "cy"}]}
 FROM_A = {"REMOTE_ADDR": "10.0.0.1"}
 FROM_B = {"REMOTE_ADDR": "10.0.0.2"}
+
+
+def counted_round_trips(monkeypatch) -> list[str]:
+    """The counter storage's counts and reset lookups from now on, by name: against Redis each is one round trip
+    (the Redis test counts the commands themselves)."""
+    asked: list[str] = []
+    for name in ("incr", "get_expiry"):
+        original = getattr(MemoryStorage, name)
+        monkeypatch.setattr(MemoryStorage, name, lambda self, *args, _name=name, _original=original, **kwargs:
+                            asked.append(_name) or _original(self, *args, **kwargs))
+    return asked
 
 
 def client_with(create="", join="", moves="", reads=""):
@@ -77,18 +90,16 @@ def test_the_docs_the_viewers_files_and_unknown_paths_are_reads_too(path):
 
 
 def test_a_refused_caller_is_refused_from_memory_without_asking_the_counters_again(monkeypatch):
-    client, asked = client_with(reads="1/minute"), []
-    counted = FixedWindowRateLimiter.hit
-    monkeypatch.setattr(FixedWindowRateLimiter, "hit",
-                        lambda self, *args, **kwargs: asked.append(args) or counted(self, *args, **kwargs))
+    client, asked = client_with(reads="1/minute"), counted_round_trips(monkeypatch)
     assert client.get("/v1/games", environ_base=FROM_A).status_code == 200
     first = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
-    assert len(asked) == 2
+    assert asked == ["incr", "incr", "get_expiry"]  # the window's opening needs no reset asked; the refusal does
     for _ in range(3):
-        again = assert_error(client.get("/v1/games", environ_base=FROM_A), 429, "rate_limited")
-        assert again["retry_after"] <= first["retry_after"]
-    assert len(asked) == 2
-    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200 and len(asked) == 3
+        again = client.get("/v1/games", environ_base=FROM_A)
+        assert assert_error(again, 429, "rate_limited")["retry_after"] <= first["retry_after"]
+        assert again.headers["RateLimit"].startswith('"reads-minute";r=0;')
+    assert len(asked) == 3
+    assert client.get("/v1/games", environ_base=FROM_B).status_code == 200 and len(asked) == 4
 
 
 def test_a_refusal_is_held_back_before_it_is_answered_and_an_answer_is_not(monkeypatch):
@@ -101,6 +112,60 @@ def test_a_refusal_is_held_back_before_it_is_answered_and_an_answer_is_not(monke
     assert_error(client.get("/v1/games"), 429, "rate_limited")
     assert_error(client.post("/v1/matches", json=HUMANS), 429, "rate_limited")
     assert held == [0.5, 0.5]
+
+
+def standing(answer) -> tuple[str, int, int]:
+    """The RateLimit header's policy, remaining requests (r) and seconds until the reset (t)."""
+    policy, remaining, reset = re.fullmatch(r'"([\w-]+)";r=(\d+);t=(\d+)', answer.headers["RateLimit"]).groups()
+    return policy, int(remaining), int(reset)
+
+
+def test_every_limited_answer_lists_the_windows_and_stands_in_the_one_closest_to_running_out():
+    # given reads limited to a burst of 3 a minute within 100 an hour
+    client = client_with(reads="3/minute;100/hour")
+    # when an address reads once, then the burst's window has the fewest left
+    first = client.get("/v1/games", environ_base=FROM_A)
+    assert first.headers["RateLimit-Policy"] == '"reads-minute";q=3;w=60, "reads-hour";q=100;w=3600'
+    policy, remaining, reset = standing(first)
+    assert (policy, remaining) == ("reads-minute", 2) and 1 <= reset <= 60
+    # and with an hour's quota of 5, after three reads the hour's window is the closer
+    client = client_with(reads="100/minute;5/hour")
+    answers = [client.get("/v1/games", environ_base=FROM_A) for _ in range(3)]
+    policy, remaining, reset = standing(answers[-1])
+    assert (policy, remaining) == ("reads-hour", 2) and 1 <= reset <= 3600
+    assert standing(client.get("/v1/games", environ_base=FROM_B))[:2] == ("reads-hour", 4)  # the other address's own
+
+
+def test_a_write_and_its_refusal_carry_the_headers_and_the_refusal_names_the_limit_it_hit():
+    # given creations limited to 20 a second and 2 a minute
+    client = client_with(create="20/second;2/minute")
+    # when an address creates twice, then a third time
+    created = [client.post("/v1/matches", json=HUMANS, environ_base=FROM_A) for _ in range(2)]
+    refused = client.post("/v1/matches", json=HUMANS, environ_base=FROM_A)
+    # then each answer stands in the minute's window, the refusal at 0 with the limit and policy it hit
+    assert [standing(answer)[:2] for answer in created] == [("matches-minute", 1), ("matches-minute", 0)]
+    body = assert_error(refused, 429, "rate_limited")
+    assert (body["limit"], body["policy"]) == ("2 per 1 minute", "matches-minute")
+    assert "2 per 1 minute (matches-minute)" in body["message"]
+    assert refused.headers["RateLimit-Policy"] == '"matches-second";q=20;w=1, "matches-minute";q=2;w=60'
+    policy, remaining, reset = standing(refused)
+    assert (policy, remaining) == ("matches-minute", 0) and 1 <= reset <= 60 and 1 <= body["retry_after"] <= 60
+
+
+def test_what_is_not_limited_carries_no_rate_limit_headers():
+    # given reads limited and writes not
+    client = client_with(reads="10/minute")
+    # then the health checks, uncounted, and a creation, unlimited, say nothing of rate limits
+    for answer in (client.get("/health"), client.get("/health/ready"), client.post("/v1/matches", json=HUMANS)):
+        assert "RateLimit" not in answer.headers and "RateLimit-Policy" not in answer.headers
+    assert "RateLimit" in client.get("/v1/games").headers
+
+
+def test_a_browser_page_may_read_the_rate_limit_headers():
+    client = client_with(reads="10/minute")
+    answer = client.get("/v1/games", headers={"Origin": "https://bots.example"})
+    exposed = {name.strip() for name in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"RateLimit-Policy", "RateLimit", "Retry-After"} <= exposed
 
 
 def test_a_quota_is_one_more_part_of_the_creation_limit():

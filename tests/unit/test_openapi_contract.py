@@ -205,14 +205,19 @@ def test_the_streams_refusals_are_the_published_ones(client):
     check(client.get("/v1/accounts/me/stream?with=everything", headers=bearer(ann)), "/v1/accounts/me/stream")
 
 
-def test_a_move_past_the_rate_limit_is_a_published_429_with_retry_after():
+def test_a_move_past_the_rate_limit_is_a_published_429_with_retry_after_and_the_rate_limit_headers():
     client = make_client(rate_limits=RateLimits("memory://", create="", join="", moves="1/minute"))
     created = client.post("/v1/matches", json={"game": "mantis", "seats": [{"name": "a"}, {"name": "b"}]}).get_json()
     token = created["seats"][0]["token"]
-    move(client, created["id"], token, created["version"])
+    moved = move(client, created["id"], token, created["version"])
     refused = move(client, created["id"], token, created["version"] + 1)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
     assert "Retry-After" in declared("/v1/matches/{match_id}/moves", "post", 429)["headers"]
+    rate_limit_headers = {"RateLimit-Policy", "RateLimit"}
+    for answer in (moved, refused):
+        assert rate_limit_headers <= set(declared("/v1/matches/{match_id}/moves", "post", answer.status_code)["headers"])
+        assert rate_limit_headers <= set(answer.headers.keys())
+    assert rate_limit_headers <= set(DOCUMENT["components"]["headers"])
 
 
 def test_a_move_while_redis_is_out_of_reach_is_a_published_503(monkeypatch):

@@ -154,6 +154,7 @@ def test_moves_over_the_socket_and_over_http_count_against_one_rate_limit():
         second, third = ask(socket, move_message(created, 1, 4)), ask(socket, move_message(created, 2, 6))
     assert second["status"] == 201
     assert (third["status"], third["body"]["reason"]) == (429, "rate_limited") and third["body"]["retry_after"] >= 1
+    assert (third["body"]["limit"], third["body"]["policy"]) == ("2 per 1 minute", "moves-minute")
 
 
 def test_a_client_that_runs_too_far_ahead_of_its_answers_is_closed_as_a_policy_violation(client, url, monkeypatch):
