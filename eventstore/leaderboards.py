@@ -16,8 +16,10 @@ comes late, never put back an older rating; a history point written twice is the
 """
 import json
 import threading
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections import defaultdict
+
+from eventstore.due import DueMatches, InMemoryDueMatches, RedisDueMatches
 
 # KEYS: the ladder's rows, its board, its provisional board, then each player's history. ARGV: per player, its id,
 # its row (JSON), its ordinal, its version, 1 if provisional else 0, its history point's version and the point
@@ -40,7 +42,7 @@ DUE = "cr:ratings:due"
 ESTABLISHED, PROVISIONAL = "established", "provisional"  # a ladder's two listings
 
 
-class LeaderboardStore(ABC):
+class LeaderboardStore(DueMatches):
     @abstractmethod
     def put(self, ladder: str, rows: list[dict], points: list[tuple[int, dict]]) -> None:
         """Writes each row ({player, ordinal, version, ...}) unless a newer one is stored, and each player's history
@@ -62,16 +64,6 @@ class LeaderboardStore(ABC):
     def history(self, ladder: str, player: str, limit: int) -> list[dict]:
         """The player's last `limit` points, oldest first."""
 
-    @abstractmethod
-    def note_due(self, match_id: str, since: float) -> None:
-        """The match's rating is due since `since` (seconds since the epoch)."""
-
-    @abstractmethod
-    def due(self, before: float, limit: int) -> list[str]:
-        """The matches whose rating has been due since before `before`, oldest first."""
-
-    @abstractmethod
-    def done(self, match_id: str) -> None: ...
 
 
 def _keys(ladder: str) -> tuple[str, str, str]:
@@ -82,7 +74,9 @@ def _history_key(ladder: str, player: str) -> str:
     return f"cr:{{lb:{ladder}}}:history:{player}"
 
 
-class RedisLeaderboardStore(LeaderboardStore):
+class RedisLeaderboardStore(RedisDueMatches, LeaderboardStore):
+    due_key = DUE
+
     def __init__(self, client):
         self._redis = client
         self._put = client.register_script(PUT)
@@ -125,17 +119,9 @@ class RedisLeaderboardStore(LeaderboardStore):
     def history(self, ladder, player, limit):
         return [json.loads(point) for point in self._redis.zrange(_history_key(ladder, player), -limit, -1)]
 
-    def note_due(self, match_id, since):
-        self._redis.zadd(DUE, {match_id: since}, nx=True)
-
-    def due(self, before, limit):
-        return self._redis.zrangebyscore(DUE, "-inf", f"({before}", start=0, num=limit)
-
-    def done(self, match_id):
-        self._redis.zrem(DUE, match_id)
 
 
-class InMemoryLeaderboardStore(LeaderboardStore):
+class InMemoryLeaderboardStore(InMemoryDueMatches, LeaderboardStore):
     """For unit tests: the same answers as Redis, in dicts under one lock."""
 
     def __init__(self):
@@ -178,14 +164,3 @@ class InMemoryLeaderboardStore(LeaderboardStore):
             points = sorted(self._histories[ladder, player].items(), key=lambda item: (item[1], item[0]))
             return [json.loads(point) for point, _ in points[-limit:]]
 
-    def note_due(self, match_id, since):
-        with self._lock:
-            self._due.setdefault(match_id, since)
-
-    def due(self, before, limit):
-        with self._lock:
-            return sorted((m for m, since in self._due.items() if since < before), key=lambda match_id: self._due[match_id])[:limit]
-
-    def done(self, match_id):
-        with self._lock:
-            self._due.pop(match_id, None)

@@ -8,7 +8,9 @@ and cr:transparency:due (sorted set: match -> when it finished) is what the jani
 the script looks its index up first, so a retry, the janitor's make-up and a race of the two give one leaf.
 """
 import threading
-from abc import ABC, abstractmethod
+from abc import abstractmethod
+
+from eventstore.due import DueMatches, InMemoryDueMatches, RedisDueMatches
 
 LEAVES, INDEX = "cr:{tlog}:leaves", "cr:{tlog}:index"
 DUE = "cr:transparency:due"
@@ -22,7 +24,7 @@ return index
 """
 
 
-class TransparencyStore(ABC):
+class TransparencyStore(DueMatches):
     @abstractmethod
     def append(self, match_id: str, leaf: str) -> int:
         """The index of the match's leaf: `leaf` (hex) appended at the end if the match has none yet."""
@@ -38,20 +40,12 @@ class TransparencyStore(ABC):
     def leaves(self, start: int, stop: int) -> list[str]:
         """The leaf hashes (hex) from index `start` up to `stop`, excluded."""
 
-    @abstractmethod
-    def note_due(self, match_id: str, since: float) -> None:
-        """The match finished at `since` (seconds since the epoch) and its leaf is due."""
-
-    @abstractmethod
-    def due(self, before: float, limit: int) -> list[str]:
-        """The matches whose leaf has been due since before `before`, oldest first."""
-
-    @abstractmethod
-    def done(self, match_id: str) -> None: ...
 
 
-class RedisTransparencyStore(TransparencyStore):
+class RedisTransparencyStore(RedisDueMatches, TransparencyStore):
     """On Redis or Redis Cluster alike (the log's keys share one slot)."""
+
+    due_key = DUE
 
     def __init__(self, client):
         self._redis = client
@@ -70,17 +64,9 @@ class RedisTransparencyStore(TransparencyStore):
     def leaves(self, start, stop):
         return self._redis.lrange(LEAVES, start, stop - 1) if stop > start else []
 
-    def note_due(self, match_id, since):
-        self._redis.zadd(DUE, {match_id: since}, nx=True)
-
-    def due(self, before, limit):
-        return self._redis.zrangebyscore(DUE, "-inf", f"({before}", start=0, num=limit)
-
-    def done(self, match_id):
-        self._redis.zrem(DUE, match_id)
 
 
-class InMemoryTransparencyStore(TransparencyStore):
+class InMemoryTransparencyStore(InMemoryDueMatches, TransparencyStore):
     """For unit tests: the same answers as Redis, under one lock."""
 
     def __init__(self):
@@ -108,14 +94,3 @@ class InMemoryTransparencyStore(TransparencyStore):
         with self._lock:
             return self._leaves[start:stop]
 
-    def note_due(self, match_id, since):
-        with self._lock:
-            self._due.setdefault(match_id, since)
-
-    def due(self, before, limit):
-        with self._lock:
-            return sorted((m for m, since in self._due.items() if since < before), key=self._due.__getitem__)[:limit]
-
-    def done(self, match_id):
-        with self._lock:
-            self._due.pop(match_id, None)
